@@ -1,0 +1,25 @@
+//! Kurier's engine: the rules of the Courier family of chess variants
+//! (and FIDE chess) as data, bitboard move generation for boards of up to
+//! 256 squares, FEN, and perft.
+//!
+//! ```
+//! use kurier_engine::{game::AnyGame, perft::perft, position::Position, with_game};
+//! let game = AnyGame::built_in("courier").unwrap();
+//! let nodes = with_game!(&game, g => perft(&mut Position::startpos(g.clone()), 2));
+//! assert_eq!(nodes, 678);
+//! ```
+
+pub mod attacks;
+pub mod betza;
+pub mod bitboard;
+pub mod fen;
+pub mod game;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod sliders;
+pub mod variant;
+pub mod zobrist;

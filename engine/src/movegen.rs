@@ -1,0 +1,274 @@
+//! Legal move generation for every variant.
+//!
+//! Pseudo-legal targets come from the compiled tables; a move is legal
+//! without further work when the side to move is not in check and the
+//! piece is neither the king nor a possible blocker of an attack on its
+//! king (a piece alone on the path between the king and an enemy slider).
+//! Every other move (king moves, possible blockers, moves out of check, en
+//! passant, castling) is tested by recomputing the attacks on the king
+//! with the board as it would be after the move.
+//!
+//! Moves go to a [`MoveSink`]: a [`MoveList`] collects them, a
+//! [`MoveCounter`] only counts (perft's bulk counting at the last ply).
+
+use crate::bitboard::Bitboard;
+use crate::geometry::{Color, Square};
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Receives generated legal moves.
+pub trait MoveSink {
+    /// One legal move.
+    fn add(&mut self, legal: Move);
+    /// Legal plain moves from `from` to every square of `targets`.
+    fn add_targets<B: Bitboard>(&mut self, from: Square, targets: B);
+    /// Legal promotions from `from` to every square of `targets`, one per type.
+    fn add_promotions<B: Bitboard>(&mut self, from: Square, targets: B, types: &[u8]);
+}
+
+/// A list of moves.
+#[derive(Clone, Debug, Default)]
+pub struct MoveList(pub Vec<Move>);
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn add(&mut self, legal: Move) {
+        self.0.push(legal);
+    }
+    #[inline(always)]
+    fn add_targets<B: Bitboard>(&mut self, from: Square, targets: B) {
+        for to in targets.squares() {
+            self.0.push(Move::normal(from.byte(), to.byte()));
+        }
+    }
+    #[inline(always)]
+    fn add_promotions<B: Bitboard>(&mut self, from: Square, targets: B, types: &[u8]) {
+        for to in targets.squares() {
+            for &piece_type in types {
+                self.0
+                    .push(Move::promotion(from.byte(), to.byte(), piece_type));
+            }
+        }
+    }
+}
+
+/// Counts moves without storing them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn add(&mut self, _legal: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn add_targets<B: Bitboard>(&mut self, _from: Square, targets: B) {
+        self.0 += u64::from(targets.count());
+    }
+    #[inline(always)]
+    fn add_promotions<B: Bitboard>(&mut self, _from: Square, targets: B, types: &[u8]) {
+        self.0 += u64::from(targets.count()) * types.len() as u64;
+    }
+}
+
+impl<B: Bitboard> Position<B> {
+    /// Every legal move.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut list = MoveList(Vec::with_capacity(128));
+        self.generate(&mut list);
+        list.0
+    }
+
+    /// The number of legal moves.
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = MoveCounter(0);
+        self.generate(&mut counter);
+        counter.0
+    }
+
+    /// Whether the king of the side to move would be safe with the board
+    /// occupied as `occupied`, the king on `king`, and the enemy pieces on
+    /// `removed` captured.
+    #[inline(always)]
+    fn king_safe_after(&self, king: Square, occupied: B, removed: B) -> bool {
+        let them = self.side_to_move().flip();
+        let attackers = self.attackers(king, them, occupied) & !removed;
+        attackers.is_empty()
+    }
+
+    /// Whether the plain move or capture `from`-`to` leaves the mover's king safe.
+    #[inline(always)]
+    fn safe_move(&self, from: Square, to: Square, king: Square) -> bool {
+        let to_bit = B::square(to);
+        let occupied = (self.occupied() & !B::square(from)) | to_bit;
+        let king_after = if from == king { to } else { king };
+        self.king_safe_after(king_after, occupied, to_bit)
+    }
+
+    /// Own pieces that may be pinned: each is alone on the path between
+    /// the king and an enemy piece that slides to the king on an empty
+    /// board. A superset of the pinned pieces.
+    #[inline(always)]
+    fn possible_blockers(&self, king: Square, us: Color) -> B {
+        let game = self.game();
+        let them = us.flip();
+        let enemy = self.color_pieces(them);
+        let occupied = self.occupied();
+        let mut snipers = B::EMPTY;
+        for (piece_type, moves) in game.pieces.iter().enumerate() {
+            if moves.slides {
+                snipers |= moves.snipe_from[them.index()][king.index()]
+                    & enemy
+                    & self.type_pieces(piece_type);
+            }
+        }
+        let tables = game.tables();
+        let mut blockers = B::EMPTY;
+        for sniper in snipers.squares() {
+            let between = tables.path(sniper, king) & occupied;
+            if between.any() && !between.several() {
+                blockers |= between;
+            }
+        }
+        blockers & self.color_pieces(us)
+    }
+
+    /// Generates every legal move into `sink`.
+    pub fn generate<S: MoveSink>(&self, sink: &mut S) {
+        let game = &**self.game();
+        let tables = game.tables();
+        let us = self.side_to_move();
+        let them = us.flip();
+        let own = self.color_pieces(us);
+        let enemy = self.color_pieces(them);
+        let occupied = own | enemy;
+        let king = self.king_square(us);
+        let checkers = self.attackers(king, them, occupied);
+
+        let king_initial = self.initial_squares(game.king, us).has(king);
+        let (quiet, capture) =
+            game.pieces[game.king].targets(&tables, us, king, occupied, king_initial);
+        for to in ((quiet & !occupied) | (capture & enemy)).squares() {
+            if self.safe_move(king, to, king) {
+                sink.add(Move::normal(king.byte(), to.byte()));
+            }
+        }
+        if checkers.several() {
+            return;
+        }
+        let in_check = checkers.any();
+        let evasions = if in_check {
+            let checker = checkers.lsb();
+            B::square(checker) | tables.path(checker, king)
+        } else {
+            game.geometry.board()
+        };
+        let blockers = self.possible_blockers(king, us);
+        let zone = game.promotion_zone[us.index()];
+        for (piece_type, moves) in game.pieces.iter().enumerate() {
+            if piece_type == game.king {
+                continue;
+            }
+            let pieces = own & self.type_pieces(piece_type);
+            if pieces.is_empty() {
+                continue;
+            }
+            let pawn = game.is_pawn(piece_type);
+            let initial = self.initial_squares(piece_type, us);
+            for from in pieces.squares() {
+                let (quiet, capture) =
+                    moves.targets(&tables, us, from, occupied, initial.has(from));
+                let targets = ((quiet & !occupied) | (capture & enemy)) & evasions;
+                if in_check || blockers.has(from) {
+                    for to in targets.squares() {
+                        if self.safe_move(from, to, king) {
+                            if pawn && zone.has(to) {
+                                sink.add_promotions(from, B::square(to), &game.promotion_types);
+                            } else {
+                                sink.add(Move::normal(from.byte(), to.byte()));
+                            }
+                        }
+                    }
+                } else if pawn {
+                    sink.add_targets(from, targets & !zone);
+                    sink.add_promotions(from, targets & zone, &game.promotion_types);
+                } else {
+                    sink.add_targets(from, targets);
+                }
+                if pawn {
+                    self.generate_en_passant(sink, from, capture, king);
+                }
+            }
+        }
+        if !in_check {
+            self.generate_castling(sink, us, occupied);
+        }
+    }
+
+    /// En-passant captures by the pawn on `from` whose capture targets
+    /// are `capture`.
+    #[inline(always)]
+    fn generate_en_passant<S: MoveSink>(
+        &self,
+        sink: &mut S,
+        from: Square,
+        capture: B,
+        king: Square,
+    ) {
+        let targets = capture & self.en_passant_squares();
+        if targets.is_empty() {
+            return;
+        }
+        let Some(victim) = self.en_passant_victim() else {
+            return;
+        };
+        let victim_bit = B::square(victim);
+        for to in targets.squares() {
+            let occupied = (self.occupied() & !B::square(from) & !victim_bit) | B::square(to);
+            if self.king_safe_after(king, occupied, victim_bit) {
+                sink.add(Move::en_passant(from.byte(), to.byte()));
+            }
+        }
+    }
+
+    /// Castling moves of `us` (who is not in check).
+    fn generate_castling<S: MoveSink>(&self, sink: &mut S, us: Color, occupied: B) {
+        let game = &**self.game();
+        let unmoved = self.unmoved();
+        let them = us.flip();
+        for (index, rule) in game.castlings.iter().enumerate() {
+            if rule.color != us
+                || !unmoved.has(rule.king_from)
+                || !unmoved.has(rule.partner_from)
+                || (occupied & rule.must_be_empty).any()
+            {
+                continue;
+            }
+            debug_assert_eq!(
+                self.piece_at(rule.king_from).map(|p| p.piece_type()),
+                Some(game.king)
+            );
+            debug_assert_eq!(
+                self.piece_at(rule.partner_from).map(|p| p.piece_type()),
+                Some(rule.partner_type)
+            );
+            if rule
+                .king_path
+                .squares()
+                .any(|square| self.attackers(square, them, occupied).any())
+            {
+                continue;
+            }
+            let after = (occupied & !B::square(rule.king_from) & !B::square(rule.partner_from))
+                | B::square(rule.king_to)
+                | B::square(rule.partner_to);
+            if self.king_safe_after(rule.king_to, after, B::EMPTY) {
+                sink.add(Move::castling(
+                    rule.king_from.byte(),
+                    rule.king_to.byte(),
+                    index as u8,
+                ));
+            }
+        }
+    }
+}

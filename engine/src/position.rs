@@ -1,0 +1,421 @@
+//! A position: colour and piece-type bitboards plus a mailbox, side to
+//! move, first-move rights, en-passant squares, clocks, and an
+//! incrementally kept Zobrist key; make/unmake with an undo stack.
+
+use std::sync::Arc;
+
+use crate::attacks::LineCache;
+use crate::bitboard::Bitboard;
+use crate::game::Game;
+use crate::geometry::{Color, Square, MAX_SQUARES};
+use crate::moves::{Move, MoveKind};
+use crate::variant::MAX_PIECE_TYPES;
+
+/// A piece on the board: colour and type packed in a byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece(u8);
+
+impl Piece {
+    /// The code of an empty square in the mailbox.
+    const NONE: u8 = 0xFF;
+
+    /// A piece of `color` and `piece_type`.
+    #[inline(always)]
+    pub const fn new(color: Color, piece_type: usize) -> Piece {
+        Piece((color as u8) << 4 | piece_type as u8)
+    }
+    /// Its colour.
+    #[inline(always)]
+    pub const fn color(self) -> Color {
+        if self.0 >> 4 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+    /// The byte that stands for it in the mailbox.
+    #[inline(always)]
+    pub(crate) const fn code(self) -> u8 {
+        self.0
+    }
+    /// Its type (index into the variant's pieces).
+    #[inline(always)]
+    pub const fn piece_type(self) -> usize {
+        (self.0 & 15) as usize
+    }
+}
+
+/// What make needs to remember for unmake.
+#[derive(Clone, Copy, Debug)]
+struct Undo<B> {
+    played: Move,
+    moved: u8,
+    captured: u8,
+    unmoved: B,
+    en_passant: B,
+    en_passant_victim: u8,
+    halfmove: u32,
+    key: u64,
+}
+
+/// A position of a variant compiled for bitboard type `B`.
+#[derive(Clone, Debug)]
+pub struct Position<B: Bitboard> {
+    game: Arc<Game<B>>,
+    colors: [B; 2],
+    types: [B; MAX_PIECE_TYPES],
+    board: [u8; MAX_SQUARES],
+    side: Color,
+    unmoved: B,
+    en_passant: B,
+    en_passant_victim: u8,
+    halfmove: u32,
+    fullmove: u32,
+    key: u64,
+    history: Vec<Undo<B>>,
+}
+
+/// The fields of a position, before the checks that make it a [`Position`].
+pub(crate) struct PositionParts<B> {
+    pub board: [u8; MAX_SQUARES],
+    pub side: Color,
+    pub unmoved: B,
+    pub en_passant: B,
+    pub en_passant_victim: Option<Square>,
+    pub halfmove: u32,
+    pub fullmove: u32,
+}
+
+impl<B: Bitboard> PartialEq for Position<B> {
+    /// Two positions are equal when everything FEN and the key describe is
+    /// equal (the history is not compared).
+    fn eq(&self, other: &Self) -> bool {
+        self.colors == other.colors
+            && self.types == other.types
+            && self.board[..] == other.board[..]
+            && self.side == other.side
+            && self.unmoved == other.unmoved
+            && self.en_passant == other.en_passant
+            && self.en_passant_victim == other.en_passant_victim
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && self.key == other.key
+    }
+}
+
+impl<B: Bitboard> Position<B> {
+    /// Builds a position from checked parts (the FEN reader's job).
+    pub(crate) fn from_parts(game: Arc<Game<B>>, parts: PositionParts<B>) -> Position<B> {
+        let mut position = Position {
+            game,
+            colors: [B::EMPTY; 2],
+            types: [B::EMPTY; MAX_PIECE_TYPES],
+            board: [Piece::NONE; MAX_SQUARES],
+            side: parts.side,
+            unmoved: parts.unmoved,
+            en_passant: parts.en_passant,
+            en_passant_victim: parts.en_passant_victim.map_or(Piece::NONE, Square::byte),
+            halfmove: parts.halfmove,
+            fullmove: parts.fullmove,
+            key: 0,
+            history: Vec::with_capacity(256),
+        };
+        for (index, &code) in parts.board.iter().enumerate() {
+            if code != Piece::NONE {
+                position.put(Square::new(index as u8), Piece(code));
+            }
+        }
+        position.key = position.compute_key();
+        position
+    }
+
+    /// The compiled variant.
+    #[inline(always)]
+    pub fn game(&self) -> &Arc<Game<B>> {
+        &self.game
+    }
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    /// All pieces of `color`.
+    #[inline(always)]
+    pub fn color_pieces(&self, color: Color) -> B {
+        self.colors[color.index()]
+    }
+    /// All pieces of `piece_type`, both colours.
+    #[inline(always)]
+    pub fn type_pieces(&self, piece_type: usize) -> B {
+        self.types[piece_type]
+    }
+    /// The pieces of `color` and `piece_type`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, piece_type: usize) -> B {
+        self.colors[color.index()] & self.types[piece_type]
+    }
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> B {
+        self.colors[0] | self.colors[1]
+    }
+    /// The piece on `square`, if any.
+    #[inline(always)]
+    pub fn piece_at(&self, square: Square) -> Option<Piece> {
+        let code = self.board[square.index()];
+        (code != Piece::NONE).then_some(Piece(code))
+    }
+    /// The pieces that still hold their first-move right.
+    #[inline(always)]
+    pub fn unmoved(&self) -> B {
+        self.unmoved
+    }
+    /// The squares a pawn just passed over (empty if the last move was not
+    /// a multi-step).
+    #[inline(always)]
+    pub fn en_passant_squares(&self) -> B {
+        self.en_passant
+    }
+    /// The square of the pawn that may be captured en passant.
+    #[inline(always)]
+    pub fn en_passant_victim(&self) -> Option<Square> {
+        (self.en_passant_victim != Piece::NONE).then_some(Square::new(self.en_passant_victim))
+    }
+    /// Plies since the last capture or pawn move.
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+    /// The move number, starting at 1 and increased after Black's move.
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+    /// The Zobrist key, kept incrementally.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    /// How many moves have been made since the position was set up.
+    #[inline(always)]
+    pub fn plies_played(&self) -> usize {
+        self.history.len()
+    }
+    /// The king square of `color` (positions always have one king a side).
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces(color, self.game.king).lsb()
+    }
+
+    /// The key computed from scratch; equals [`Position::key`] unless a bug.
+    pub fn compute_key(&self) -> u64 {
+        let z = &self.game.zobrist;
+        let mut key = 0;
+        for square in self.occupied().squares() {
+            let piece = Piece(self.board[square.index()]);
+            key ^= z.piece(piece.color(), piece.piece_type(), square);
+        }
+        for square in self.unmoved.squares() {
+            key ^= z.right(square);
+        }
+        for square in self.en_passant.squares() {
+            key ^= z.en_passant(square);
+        }
+        if self.side == Color::Black {
+            key ^= z.side();
+        }
+        key
+    }
+
+    /// The squares where the `i` moves of `piece_type` apply for `color`.
+    #[inline(always)]
+    pub fn initial_squares(&self, piece_type: usize, color: Color) -> B {
+        match &self.game.initial_ranks[piece_type] {
+            Some(ranks) => ranks[color.index()],
+            None => self.unmoved,
+        }
+    }
+
+    /// The pieces of `by` that attack `square`, with the board occupied
+    /// as in `occupied` (pieces of `by` outside `occupied` still count:
+    /// mask the result when some were captured).
+    #[inline]
+    pub fn attackers(&self, square: Square, by: Color, occupied: B) -> B {
+        let mut lines = LineCache::new(self.game.tables(), square, occupied);
+        let own = self.colors[by.index()];
+        let mut found = B::EMPTY;
+        for (piece_type, moves) in self.game.pieces.iter().enumerate() {
+            let pieces = own & self.types[piece_type];
+            if pieces.any() {
+                let initial = self.initial_squares(piece_type, by);
+                found |= moves.attackers(&mut lines, by, pieces, initial);
+            }
+        }
+        found
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        let king = self.king_square(self.side);
+        self.attackers(king, self.side.flip(), self.occupied())
+            .any()
+    }
+
+    #[inline(always)]
+    fn put(&mut self, square: Square, piece: Piece) {
+        let bit = B::square(square);
+        self.colors[piece.color().index()] |= bit;
+        self.types[piece.piece_type()] |= bit;
+        self.board[square.index()] = piece.0;
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, square: Square) -> Piece {
+        let piece = Piece(self.board[square.index()]);
+        let bit = B::square(square);
+        self.colors[piece.color().index()] ^= bit;
+        self.types[piece.piece_type()] ^= bit;
+        self.board[square.index()] = Piece::NONE;
+        piece
+    }
+
+    /// Plays a legal move (from [`Position::legal_moves`]); an illegal one
+    /// leaves the position in an unspecified but memory-safe state.
+    pub fn make_move(&mut self, played: Move) {
+        let game = Arc::clone(&self.game);
+        let z = &game.zobrist;
+        let from = Square::new(played.from());
+        let to = Square::new(played.to());
+        let us = self.side;
+        self.history.push(Undo {
+            played,
+            moved: Piece::NONE,
+            captured: Piece::NONE,
+            unmoved: self.unmoved,
+            en_passant: self.en_passant,
+            en_passant_victim: self.en_passant_victim,
+            halfmove: self.halfmove,
+            key: self.key,
+        });
+        let previous_victim = self.en_passant_victim;
+        let mut key = self.key ^ z.side();
+        for square in self.en_passant.squares() {
+            key ^= z.en_passant(square);
+        }
+        self.en_passant = B::EMPTY;
+        self.en_passant_victim = Piece::NONE;
+        let mut unmoved = self.unmoved;
+        self.halfmove += 1;
+
+        match played.kind() {
+            MoveKind::Castling => {
+                let rule = &game.castlings[usize::from(played.extra())];
+                let king = self.remove(rule.king_from);
+                let partner = self.remove(rule.partner_from);
+                self.put(rule.king_to, king);
+                self.put(rule.partner_to, partner);
+                key ^= z.piece(us, king.piece_type(), rule.king_from)
+                    ^ z.piece(us, king.piece_type(), rule.king_to)
+                    ^ z.piece(us, partner.piece_type(), rule.partner_from)
+                    ^ z.piece(us, partner.piece_type(), rule.partner_to);
+                unmoved &= !(B::square(rule.king_from) | B::square(rule.partner_from));
+                if rule.keeps_right {
+                    unmoved |= B::square(rule.king_to);
+                }
+            }
+            kind => {
+                let captured_square = if kind == MoveKind::EnPassant {
+                    Square::new(previous_victim)
+                } else {
+                    to
+                };
+                if self.board[captured_square.index()] != Piece::NONE {
+                    let captured = self.remove(captured_square);
+                    key ^= z.piece(captured.color(), captured.piece_type(), captured_square);
+                    self.halfmove = 0;
+                    if let Some(undo) = self.history.last_mut() {
+                        undo.captured = captured.0;
+                    }
+                }
+                let piece = self.remove(from);
+                if let Some(undo) = self.history.last_mut() {
+                    undo.moved = piece.0;
+                }
+                let moved = if kind == MoveKind::Promotion {
+                    Piece::new(us, usize::from(played.extra()))
+                } else {
+                    piece
+                };
+                self.put(to, moved);
+                key ^= z.piece(us, piece.piece_type(), from) ^ z.piece(us, moved.piece_type(), to);
+                unmoved &= !(B::square(from) | B::square(to));
+                if game.is_pawn(piece.piece_type()) {
+                    self.halfmove = 0;
+                    let passed = game.sliders.between(from, to);
+                    if kind == MoveKind::Normal
+                        && passed.any()
+                        && game.geometry.file_of(from) == game.geometry.file_of(to)
+                    {
+                        self.en_passant = passed;
+                        self.en_passant_victim = to.byte();
+                        for square in passed.squares() {
+                            key ^= z.en_passant(square);
+                        }
+                    }
+                }
+            }
+        }
+        let unmoved = game.canonical_rights(unmoved);
+        for square in (unmoved ^ self.unmoved).squares() {
+            key ^= z.right(square);
+        }
+        self.unmoved = unmoved;
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = us.flip();
+        self.key = key;
+    }
+
+    /// Takes back the last move made; does nothing if there is none.
+    pub fn unmake_move(&mut self) {
+        let Some(undo) = self.history.pop() else {
+            return;
+        };
+        let game = Arc::clone(&self.game);
+        let played = undo.played;
+        let from = Square::new(played.from());
+        let to = Square::new(played.to());
+        self.side = self.side.flip();
+        let us = self.side;
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        match played.kind() {
+            MoveKind::Castling => {
+                let rule = &game.castlings[usize::from(played.extra())];
+                let king = self.remove(rule.king_to);
+                let partner = self.remove(rule.partner_to);
+                self.put(rule.king_from, king);
+                self.put(rule.partner_from, partner);
+            }
+            kind => {
+                self.remove(to);
+                self.put(from, Piece(undo.moved));
+                if undo.captured != Piece::NONE {
+                    let captured_square = if kind == MoveKind::EnPassant {
+                        Square::new(undo.en_passant_victim)
+                    } else {
+                        to
+                    };
+                    self.put(captured_square, Piece(undo.captured));
+                }
+            }
+        }
+        self.unmoved = undo.unmoved;
+        self.en_passant = undo.en_passant;
+        self.en_passant_victim = undo.en_passant_victim;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+}
