@@ -8,6 +8,7 @@ use crate::betza::Motion;
 use crate::bitboard::{Bitboard, U256};
 use crate::fen::parse_placement;
 use crate::geometry::{Color, Geometry, Square};
+use crate::position::Position;
 use crate::sliders::SliderTables;
 use crate::variant::{RightsNotation, Variant, VariantError};
 use crate::zobrist::Zobrist;
@@ -105,9 +106,9 @@ impl AnyGame {
     pub fn new(variant: Variant) -> Result<AnyGame, VariantError> {
         let squares = usize::from(variant.files) * usize::from(variant.ranks);
         if squares <= 128 {
-            Ok(AnyGame::Narrow(Arc::new(Game::new(variant)?)))
+            Ok(AnyGame::Narrow(Game::new(variant)?))
         } else {
-            Ok(AnyGame::Wide(Arc::new(Game::new(variant)?)))
+            Ok(AnyGame::Wide(Game::new(variant)?))
         }
     }
 
@@ -123,10 +124,10 @@ impl AnyGame {
 }
 
 impl<B: Bitboard> Game<B> {
-    /// Builds every table of a variant. Errors name the variant-file key
-    /// whose value does not fit the rest (e.g. a castling partner that is
-    /// not in the start position).
-    pub fn new(variant: Variant) -> Result<Game<B>, VariantError> {
+    /// Builds every table of a variant and reads its start position.
+    /// Errors name the variant-file key whose value does not fit the rest
+    /// (e.g. a castling partner that is not in the start position).
+    pub fn new(variant: Variant) -> Result<Arc<Game<B>>, VariantError> {
         let error = |key: &str, message: String| VariantError {
             source: variant.name.clone(),
             key: key.to_string(),
@@ -352,6 +353,13 @@ impl<B: Bitboard> Game<B> {
             max_pawn_step,
             variant,
         };
+        let game = Arc::new(game);
+        let start = game.variant.start.clone();
+        Position::from_fen(game.clone(), &start).map_err(|e| VariantError {
+            source: game.variant.name.clone(),
+            key: "start".into(),
+            message: e.to_string(),
+        })?;
         Ok(game)
     }
 

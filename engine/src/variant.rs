@@ -98,6 +98,8 @@ pub struct Castling {
 pub struct Variant {
     /// Name, e.g. `courier-moderno`.
     pub name: String,
+    /// One line saying what the variant is.
+    pub description: String,
     /// Files (columns), 1 to 26.
     pub files: u8,
     /// Ranks (rows).
@@ -148,7 +150,6 @@ impl std::error::Error for VariantError {}
 struct RawVariant {
     name: String,
     #[serde(default)]
-    #[allow(dead_code)]
     description: String,
     files: u8,
     ranks: u8,
@@ -458,6 +459,7 @@ impl Variant {
         }
         Ok(Variant {
             name: raw.name,
+            description: raw.description,
             files: raw.files,
             ranks: raw.ranks,
             start: raw.start,

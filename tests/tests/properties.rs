@@ -1,0 +1,151 @@
+//! Properties that must hold in every position reached by random play,
+//! for every variant:
+//! - make then unmake restores the position and its key exactly;
+//! - the incrementally kept key equals a full recompute;
+//! - FEN round trip: reading the written FEN gives the same position;
+//! - the legal moves are exactly the pseudo-legal moves (built here from
+//!   the piece tables, without the generator's pin and check shortcuts)
+//!   after which the mover's king is not attacked.
+
+use std::collections::BTreeSet;
+
+use kurier_engine::bitboard::Bitboard;
+use kurier_engine::game::AnyGame;
+use kurier_engine::moves::Move;
+use kurier_engine::position::Position;
+use kurier_engine::variant::Variant;
+use kurier_engine::with_game;
+use kurier_tests::play::{random_walk, Rng};
+
+/// Games per variant and their length: about 6,000 positions in all.
+const GAMES: u64 = 12;
+const PLIES: usize = 100;
+
+/// Every move a piece could make ignoring its own king's safety (castling
+/// with all its conditions but the last: that the king is not attacked
+/// where it lands).
+fn pseudo_legal<B: Bitboard>(position: &Position<B>) -> Vec<Move> {
+    let game = position.game();
+    let tables = game.tables();
+    let us = position.side_to_move();
+    let them = us.flip();
+    let occupied = position.occupied();
+    let enemy = position.color_pieces(them);
+    let mut moves = Vec::new();
+    for (piece_type, piece_moves) in game.pieces.iter().enumerate() {
+        let initial = position.initial_squares(piece_type, us);
+        for from in position.pieces(us, piece_type).squares() {
+            let (quiet, capture) =
+                piece_moves.targets(&tables, us, from, occupied, initial.has(from));
+            let targets = (quiet & !occupied) | (capture & enemy);
+            for to in targets.squares() {
+                if game.is_pawn(piece_type) && game.promotion_zone[us.index()].has(to) {
+                    for &promoted in &game.promotion_types {
+                        moves.push(Move::promotion(from.byte(), to.byte(), promoted));
+                    }
+                } else {
+                    moves.push(Move::normal(from.byte(), to.byte()));
+                }
+            }
+            if game.is_pawn(piece_type) {
+                for to in (capture & position.en_passant_squares()).squares() {
+                    moves.push(Move::en_passant(from.byte(), to.byte()));
+                }
+            }
+        }
+    }
+    let in_check = position.in_check();
+    for (index, rule) in game.castlings.iter().enumerate() {
+        let unmoved = position.unmoved();
+        let ready = rule.color == us
+            && !in_check
+            && unmoved.has(rule.king_from)
+            && unmoved.has(rule.partner_from)
+            && (occupied & rule.must_be_empty).is_empty()
+            && rule
+                .king_path
+                .squares()
+                .all(|square| position.attackers(square, them, occupied).is_empty());
+        if ready {
+            moves.push(Move::castling(
+                rule.king_from.byte(),
+                rule.king_to.byte(),
+                index as u8,
+            ));
+        }
+    }
+    moves
+}
+
+fn check_position<B: Bitboard>(position: &mut Position<B>) {
+    let fen = position.fen();
+    assert_eq!(
+        position.key(),
+        position.compute_key(),
+        "incremental key in {fen}"
+    );
+    let reread =
+        Position::from_fen(position.game().clone(), &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    assert_eq!(reread.fen(), fen);
+    assert!(
+        reread == *position,
+        "FEN round trip changes the position: {fen}"
+    );
+
+    let legal: BTreeSet<String> = position
+        .legal_moves()
+        .iter()
+        .map(|m| position.uci(*m))
+        .collect();
+    let mover = position.side_to_move();
+    let mut filtered = BTreeSet::new();
+    let before = position.clone();
+    for candidate in pseudo_legal(position) {
+        let text = position.uci(candidate);
+        position.make_move(candidate);
+        assert_eq!(
+            position.key(),
+            position.compute_key(),
+            "key after {text} in {fen}"
+        );
+        let king = position.king_square(mover);
+        if position
+            .attackers(king, mover.flip(), position.occupied())
+            .is_empty()
+        {
+            filtered.insert(text.clone());
+        }
+        position.unmake_move();
+        assert!(
+            *position == before,
+            "unmake of {text} does not restore {fen}"
+        );
+    }
+    assert_eq!(
+        legal, filtered,
+        "legal moves differ from filtered pseudo-legal ones in {fen}"
+    );
+    assert_eq!(
+        position.count_legal_moves(),
+        legal.len() as u64,
+        "bulk count in {fen}"
+    );
+}
+
+fn check_variant(name: &str) {
+    let game = AnyGame::built_in(name).expect("built-in variant");
+    with_game!(&game, g => {
+        for seed in 0..GAMES {
+            let mut rng = Rng::new(seed + 1);
+            let mut position = Position::startpos(g.clone());
+            random_walk(&mut position, PLIES, &mut rng, check_position);
+        }
+    });
+}
+
+#[test]
+fn properties_hold_for_every_variant() {
+    for name in Variant::built_in_names() {
+        check_variant(name);
+    }
+}
