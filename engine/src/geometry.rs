@@ -178,6 +178,16 @@ impl<B: Bitboard> Geometry<B> {
             Color::Black => self.ranks - 1 - self.rank_of(square),
         }
     }
+    /// The index of `square` as seen from `color`'s side: the board
+    /// turned half a turn for Black, so that tables indexed by it are the
+    /// same for both colours of a reverse-symmetric army.
+    #[inline(always)]
+    pub fn relative_index(&self, square: Square, color: Color) -> usize {
+        match color {
+            Color::White => square.index(),
+            Color::Black => self.squares() - 1 - square.index(),
+        }
+    }
     /// The square at `file`, `rank` (both from 0), if it is on the board.
     #[inline(always)]
     pub fn square_at(&self, file: i32, rank: i32) -> Option<Square> {

@@ -10,8 +10,10 @@
 //! ```
 
 pub mod attacks;
+pub mod bench;
 pub mod betza;
 pub mod bitboard;
+pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod geometry;
@@ -20,6 +22,14 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod rules;
+pub mod search;
+pub mod see;
+pub mod session;
 pub mod sliders;
+pub mod threads;
+pub mod time;
+pub mod tt;
+pub mod uci;
 pub mod variant;
 pub mod zobrist;

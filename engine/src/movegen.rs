@@ -13,42 +13,37 @@
 
 use crate::bitboard::Bitboard;
 use crate::geometry::{Color, Square};
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 
 /// Receives generated legal moves.
-pub trait MoveSink {
+pub trait MoveSink<B> {
     /// One legal move.
     fn add(&mut self, legal: Move);
     /// Legal plain moves from `from` to every square of `targets`.
-    fn add_targets<B: Bitboard>(&mut self, from: Square, targets: B);
+    fn add_targets(&mut self, from: Square, targets: B);
     /// Legal promotions from `from` to every square of `targets`, one per type.
-    fn add_promotions<B: Bitboard>(&mut self, from: Square, targets: B, types: &[u8]);
+    fn add_promotions(&mut self, from: Square, targets: B, types: &[u8]);
 }
 
 /// A list of moves.
 #[derive(Clone, Debug, Default)]
 pub struct MoveList(pub Vec<Move>);
 
-impl MoveSink for MoveList {
+impl<B: Bitboard> MoveSink<B> for MoveList {
     #[inline(always)]
     fn add(&mut self, legal: Move) {
         self.0.push(legal);
     }
     #[inline(always)]
-    fn add_targets<B: Bitboard>(&mut self, from: Square, targets: B) {
+    fn add_targets(&mut self, from: Square, targets: B) {
         for to in targets.squares() {
             self.0.push(Move::normal(from.byte(), to.byte()));
         }
     }
     #[inline(always)]
-    fn add_promotions<B: Bitboard>(&mut self, from: Square, targets: B, types: &[u8]) {
-        for to in targets.squares() {
-            for &piece_type in types {
-                self.0
-                    .push(Move::promotion(from.byte(), to.byte(), piece_type));
-            }
-        }
+    fn add_promotions(&mut self, from: Square, targets: B, types: &[u8]) {
+        push_promotions(&mut self.0, from, targets, types);
     }
 }
 
@@ -56,22 +51,76 @@ impl MoveSink for MoveList {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MoveCounter(pub u64);
 
-impl MoveSink for MoveCounter {
+impl<B: Bitboard> MoveSink<B> for MoveCounter {
     #[inline(always)]
     fn add(&mut self, _legal: Move) {
         self.0 += 1;
     }
     #[inline(always)]
-    fn add_targets<B: Bitboard>(&mut self, _from: Square, targets: B) {
+    fn add_targets(&mut self, _from: Square, targets: B) {
         self.0 += u64::from(targets.count());
     }
     #[inline(always)]
-    fn add_promotions<B: Bitboard>(&mut self, _from: Square, targets: B, types: &[u8]) {
+    fn add_promotions(&mut self, _from: Square, targets: B, types: &[u8]) {
         self.0 += u64::from(targets.count()) * types.len() as u64;
     }
 }
 
+/// Collects only captures and promotions (for quiescence search).
+#[derive(Clone, Debug)]
+pub struct TacticalMoves<B> {
+    /// Squares of the pieces that may be captured.
+    pub enemy: B,
+    /// The moves collected.
+    pub moves: Vec<Move>,
+}
+
+impl<B: Bitboard> MoveSink<B> for TacticalMoves<B> {
+    #[inline(always)]
+    fn add(&mut self, legal: Move) {
+        let capture = self.enemy.has(Square::new(legal.to()));
+        let tactical = match legal.kind() {
+            MoveKind::Normal => capture,
+            MoveKind::Promotion | MoveKind::EnPassant => true,
+            MoveKind::Castling => false,
+        };
+        if tactical {
+            self.moves.push(legal);
+        }
+    }
+    #[inline(always)]
+    fn add_targets(&mut self, from: Square, targets: B) {
+        for to in (targets & self.enemy).squares() {
+            self.moves.push(Move::normal(from.byte(), to.byte()));
+        }
+    }
+    #[inline(always)]
+    fn add_promotions(&mut self, from: Square, targets: B, types: &[u8]) {
+        push_promotions(&mut self.moves, from, targets, types);
+    }
+}
+
+/// Pushes one promotion per type for every square of `targets`.
+#[inline(always)]
+fn push_promotions<B: Bitboard>(moves: &mut Vec<Move>, from: Square, targets: B, types: &[u8]) {
+    for to in targets.squares() {
+        for &piece_type in types {
+            moves.push(Move::promotion(from.byte(), to.byte(), piece_type));
+        }
+    }
+}
+
 impl<B: Bitboard> Position<B> {
+    /// The legal captures, en-passant captures and promotions.
+    pub fn tactical_moves(&self) -> Vec<Move> {
+        let mut sink = TacticalMoves {
+            enemy: self.color_pieces(self.side_to_move().flip()),
+            moves: Vec::with_capacity(32),
+        };
+        self.generate(&mut sink);
+        sink.moves
+    }
+
     /// Every legal move.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut list = MoveList(Vec::with_capacity(128));
@@ -134,7 +183,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Generates every legal move into `sink`.
-    pub fn generate<S: MoveSink>(&self, sink: &mut S) {
+    pub fn generate<S: MoveSink<B>>(&self, sink: &mut S) {
         let game = &**self.game();
         let tables = game.tables();
         let us = self.side_to_move();
@@ -205,10 +254,38 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
+    /// Whether the side to move has a legal en-passant capture.
+    pub fn has_legal_en_passant(&self) -> bool {
+        let game = &**self.game();
+        let passed = self.en_passant_squares();
+        if passed.is_empty() {
+            return false;
+        }
+        let us = self.side_to_move();
+        let king = self.king_square(us);
+        let tables = game.tables();
+        let mut counter = MoveCounter(0);
+        for (piece_type, moves) in game.pieces.iter().enumerate() {
+            if !game.is_pawn(piece_type) {
+                continue;
+            }
+            let candidates = passed.squares().fold(B::EMPTY, |acc, square| {
+                acc | moves.capture_leaps_from[us.index()][square.index()]
+            }) & self.pieces(us, piece_type);
+            let initial = self.initial_squares(piece_type, us);
+            for from in candidates.squares() {
+                let (_, capture) =
+                    moves.targets(&tables, us, from, self.occupied(), initial.has(from));
+                self.generate_en_passant(&mut counter, from, capture, king);
+            }
+        }
+        counter.0 > 0
+    }
+
     /// En-passant captures by the pawn on `from` whose capture targets
     /// are `capture`.
     #[inline(always)]
-    fn generate_en_passant<S: MoveSink>(
+    fn generate_en_passant<S: MoveSink<B>>(
         &self,
         sink: &mut S,
         from: Square,
@@ -232,7 +309,7 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Castling moves of `us` (who is not in check).
-    fn generate_castling<S: MoveSink>(&self, sink: &mut S, us: Color, occupied: B) {
+    fn generate_castling<S: MoveSink<B>>(&self, sink: &mut S, us: Color, occupied: B) {
         let game = &**self.game();
         let unmoved = self.unmoved();
         let them = us.flip();

@@ -19,6 +19,10 @@ pub enum MoveKind {
 pub struct Move(u32);
 
 impl Move {
+    /// No move: a pass in null-move search, or "none" in tables. Never
+    /// legal (from and to are the same square).
+    pub const NULL: Move = Move(0);
+
     #[inline(always)]
     const fn pack(from: u8, to: u8, kind: MoveKind, extra: u8) -> Move {
         Move(from as u32 | (to as u32) << 8 | (kind as u32) << 16 | (extra as u32) << 24)
@@ -67,6 +71,11 @@ impl Move {
     #[inline(always)]
     pub const fn extra(self) -> u8 {
         (self.0 >> 24) as u8
+    }
+    /// The move whose [`Move::bits`] are `bits`.
+    #[inline(always)]
+    pub const fn from_bits(bits: u32) -> Move {
+        Move(bits)
     }
     /// The raw 32 bits, for hashing and storage.
     #[inline(always)]

@@ -54,6 +54,7 @@ struct Undo<B> {
     unmoved: B,
     en_passant: B,
     en_passant_victim: u8,
+    en_passant_keyed: bool,
     halfmove: u32,
     key: u64,
 }
@@ -69,6 +70,10 @@ pub struct Position<B: Bitboard> {
     unmoved: B,
     en_passant: B,
     en_passant_victim: u8,
+    /// Whether the en-passant squares are in the key: only when an
+    /// en-passant capture is legal, so that positions that differ only in
+    /// an unusable en-passant field count as the same for repetitions.
+    en_passant_keyed: bool,
     halfmove: u32,
     fullmove: u32,
     key: u64,
@@ -115,6 +120,7 @@ impl<B: Bitboard> Position<B> {
             unmoved: parts.unmoved,
             en_passant: parts.en_passant,
             en_passant_victim: parts.en_passant_victim.map_or(Piece::NONE, Square::byte),
+            en_passant_keyed: false,
             halfmove: parts.halfmove,
             fullmove: parts.fullmove,
             key: 0,
@@ -125,6 +131,7 @@ impl<B: Bitboard> Position<B> {
                 position.put(Square::new(index as u8), Piece(code));
             }
         }
+        position.en_passant_keyed = position.en_passant.any() && position.has_legal_en_passant();
         position.key = position.compute_key();
         position
     }
@@ -201,6 +208,11 @@ impl<B: Bitboard> Position<B> {
     pub fn plies_played(&self) -> usize {
         self.history.len()
     }
+    /// The keys of the positions before each move made, oldest first.
+    pub fn history_keys(&self) -> impl DoubleEndedIterator<Item = u64> + ExactSizeIterator + '_ {
+        self.history.iter().map(|undo| undo.key)
+    }
+
     /// The king square of `color` (positions always have one king a side).
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
@@ -218,8 +230,10 @@ impl<B: Bitboard> Position<B> {
         for square in self.unmoved.squares() {
             key ^= z.right(square);
         }
-        for square in self.en_passant.squares() {
-            key ^= z.en_passant(square);
+        if self.en_passant.any() && self.has_legal_en_passant() {
+            for square in self.en_passant.squares() {
+                key ^= z.en_passant(square);
+            }
         }
         if self.side == Color::Black {
             key ^= z.side();
@@ -294,13 +308,16 @@ impl<B: Bitboard> Position<B> {
             unmoved: self.unmoved,
             en_passant: self.en_passant,
             en_passant_victim: self.en_passant_victim,
+            en_passant_keyed: self.en_passant_keyed,
             halfmove: self.halfmove,
             key: self.key,
         });
         let previous_victim = self.en_passant_victim;
         let mut key = self.key ^ z.side();
-        for square in self.en_passant.squares() {
-            key ^= z.en_passant(square);
+        if self.en_passant_keyed {
+            for square in self.en_passant.squares() {
+                key ^= z.en_passant(square);
+            }
         }
         self.en_passant = B::EMPTY;
         self.en_passant_victim = Piece::NONE;
@@ -358,9 +375,6 @@ impl<B: Bitboard> Position<B> {
                     {
                         self.en_passant = passed;
                         self.en_passant_victim = to.byte();
-                        for square in passed.squares() {
-                            key ^= z.en_passant(square);
-                        }
                     }
                 }
             }
@@ -374,6 +388,42 @@ impl<B: Bitboard> Position<B> {
             self.fullmove += 1;
         }
         self.side = us.flip();
+        self.en_passant_keyed = self.en_passant.any() && self.has_legal_en_passant();
+        if self.en_passant_keyed {
+            for square in self.en_passant.squares() {
+                key ^= z.en_passant(square);
+            }
+        }
+        self.key = key;
+    }
+
+    /// Passes the move (for null-move pruning): the side to move changes,
+    /// en passant is gone, and the halfmove clock restarts so that no
+    /// repetition is seen across the pass. Undo with [`Position::unmake_move`].
+    pub fn make_null_move(&mut self) {
+        let z = &self.game.zobrist;
+        self.history.push(Undo {
+            played: Move::NULL,
+            moved: Piece::NONE,
+            captured: Piece::NONE,
+            unmoved: self.unmoved,
+            en_passant: self.en_passant,
+            en_passant_victim: self.en_passant_victim,
+            en_passant_keyed: self.en_passant_keyed,
+            halfmove: self.halfmove,
+            key: self.key,
+        });
+        let mut key = self.key ^ z.side();
+        if self.en_passant_keyed {
+            for square in self.en_passant.squares() {
+                key ^= z.en_passant(square);
+            }
+        }
+        self.en_passant = B::EMPTY;
+        self.en_passant_victim = Piece::NONE;
+        self.en_passant_keyed = false;
+        self.halfmove = 0;
+        self.side = self.side.flip();
         self.key = key;
     }
 
@@ -388,10 +438,11 @@ impl<B: Bitboard> Position<B> {
         let to = Square::new(played.to());
         self.side = self.side.flip();
         let us = self.side;
-        if us == Color::Black {
+        if us == Color::Black && played != Move::NULL {
             self.fullmove -= 1;
         }
         match played.kind() {
+            _ if played == Move::NULL => {}
             MoveKind::Castling => {
                 let rule = &game.castlings[usize::from(played.extra())];
                 let king = self.remove(rule.king_to);
@@ -415,6 +466,7 @@ impl<B: Bitboard> Position<B> {
         self.unmoved = undo.unmoved;
         self.en_passant = undo.en_passant;
         self.en_passant_victim = undo.en_passant_victim;
+        self.en_passant_keyed = undo.en_passant_keyed;
         self.halfmove = undo.halfmove;
         self.key = undo.key;
     }

@@ -4,24 +4,50 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::sync::{Arc, Mutex};
+
+use clap::{CommandFactory, Parser, Subcommand};
 use kurier_engine::game::AnyGame;
 use kurier_engine::perft::{divide, perft};
 use kurier_engine::position::Position;
 use kurier_engine::variant::Variant;
 use kurier_engine::with_game;
+use kurier_engine::{bench, uci};
 
 /// Kurier: an engine and toolkit for the Courier family of chess variants
 /// (chess, courier, courier-moderno, enhanced-courier, excoco).
 #[derive(Parser)]
 #[command(version, about, long_about = None)]
 struct Cli {
+    /// What to do; without one, speak UCI if the input is not a terminal.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak UCI on standard input and output (for GUIs and
+    /// cutechess-cli; also the default when the input is not a terminal).
+    Uci,
+    /// Search a fixed set of positions of every variant to a fixed depth
+    /// on one thread: prints nodes and nodes per second per variant and
+    /// the total node count (a signature: the same binary always gives
+    /// the same count with one thread).
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = 9)]
+        depth: u32,
+        /// Search threads (node counts vary with more than one).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash size per position in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Only these variants (repeatable).
+        #[arg(long)]
+        variant: Vec<String>,
+    },
     /// Count the leaf nodes of the legal move tree (the move generator's
     /// standard check). The last line is `nodes N`.
     ///
@@ -56,7 +82,51 @@ fn load(variant: &str, variant_file: Option<&PathBuf>) -> Result<AnyGame, String
 }
 
 fn run(cli: Cli) -> Result<(), String> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        if std::io::stdin().is_terminal() {
+            Cli::command().print_help().map_err(|e| e.to_string())?;
+            return Ok(());
+        }
+        uci::run(
+            std::io::stdin().lock(),
+            Arc::new(Mutex::new(std::io::stdout())),
+        );
+        return Ok(());
+    };
+    match command {
+        Command::Uci => {
+            uci::run(
+                std::io::stdin().lock(),
+                Arc::new(Mutex::new(std::io::stdout())),
+            );
+            Ok(())
+        }
+        Command::Bench {
+            depth,
+            threads,
+            hash,
+            variant,
+        } => {
+            let lines = bench::run(&variant, depth, threads.max(1), hash.max(1))?;
+            let mut nodes = 0;
+            let mut seconds = 0.0;
+            for line in &lines {
+                let time = line.time.as_secs_f64();
+                println!(
+                    "{:<18} {:>12} nodes {:>8.3} s {:>10.0} nps",
+                    line.variant,
+                    line.nodes,
+                    time,
+                    line.nodes as f64 / time.max(1e-9)
+                );
+                nodes += line.nodes;
+                seconds += time;
+            }
+            println!("Total time (ms) : {:.0}", seconds * 1000.0);
+            println!("Nodes searched  : {nodes}");
+            println!("Nodes/second    : {:.0}", nodes as f64 / seconds.max(1e-9));
+            Ok(())
+        }
         Command::Perft {
             variant,
             variant_file,

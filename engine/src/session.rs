@@ -1,0 +1,210 @@
+//! What the protocols (UCI, XBoard) share: the variants on offer, the
+//! current game's position and evaluation, the hash table, the search
+//! settings, and the search running in the background.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::bitboard::{Bitboard, U256};
+use crate::eval::{EvalParams, Evaluator};
+use crate::game::{AnyGame, Game};
+use crate::position::Position;
+use crate::search::Config;
+use crate::threads::SearchThread;
+use crate::tt::TranspositionTable;
+use crate::variant::Variant;
+
+/// A position with the evaluation of its variant.
+pub struct BoardOf<B: Bitboard> {
+    /// The current position, with the moves played to reach it.
+    pub position: Position<B>,
+    /// The evaluation for this variant.
+    pub evaluator: Arc<Evaluator<B>>,
+}
+
+/// The current board, of either width.
+pub enum Board {
+    /// Boards of up to 128 squares.
+    Narrow(Box<BoardOf<u128>>),
+    /// Larger boards.
+    Wide(Box<BoardOf<U256>>),
+}
+
+/// Runs `$body` with `$board` bound to the `BoardOf<B>` of either width.
+#[macro_export]
+macro_rules! with_board {
+    ($any:expr, $board:ident => $body:expr) => {
+        match $any {
+            $crate::session::Board::Narrow($board) => $body,
+            $crate::session::Board::Wide($board) => $body,
+        }
+    };
+}
+
+fn board_of<B: Bitboard>(game: &Arc<Game<B>>) -> Result<BoardOf<B>, String> {
+    let params = EvalParams::for_variant(&game.variant).map_err(|e| e.to_string())?;
+    Ok(BoardOf {
+        position: Position::startpos(game.clone()),
+        evaluator: Arc::new(Evaluator::new(game, params)),
+    })
+}
+
+/// The state of one protocol session.
+pub struct Session {
+    /// Variants on offer: the built-in ones, then any loaded.
+    pub variants: Vec<Variant>,
+    /// The current variant and position.
+    pub board: Board,
+    /// The hash table, shared by searches.
+    pub tt: Arc<TranspositionTable>,
+    /// Search settings.
+    pub config: Config,
+    /// The running (or finished, not yet joined) search.
+    pub search: Option<SearchThread>,
+    game: AnyGame,
+}
+
+/// Default hash size in MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+impl Session {
+    /// A session on FIDE chess from the start position.
+    pub fn new() -> Session {
+        let variants: Vec<Variant> = Variant::built_in_names()
+            .into_iter()
+            .filter_map(|name| Variant::built_in(name).ok())
+            .collect();
+        let chess = variants
+            .first()
+            .cloned()
+            .unwrap_or_else(|| unreachable!("built-in variants load"));
+        let game =
+            AnyGame::new(chess).unwrap_or_else(|e| unreachable!("built-in variants compile: {e}"));
+        let board =
+            Session::board_for(&game).unwrap_or_else(|e| unreachable!("built-in values load: {e}"));
+        Session {
+            variants,
+            board,
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            config: Config::default(),
+            search: None,
+            game,
+        }
+    }
+
+    fn board_for(game: &AnyGame) -> Result<Board, String> {
+        Ok(match game {
+            AnyGame::Narrow(g) => Board::Narrow(Box::new(board_of(g)?)),
+            AnyGame::Wide(g) => Board::Wide(Box::new(board_of(g)?)),
+        })
+    }
+
+    /// The current variant.
+    pub fn variant(&self) -> &Variant {
+        self.game.variant()
+    }
+
+    /// The names of the variants on offer.
+    pub fn variant_names(&self) -> Vec<String> {
+        self.variants.iter().map(|v| v.name.clone()).collect()
+    }
+
+    /// Switches to a variant by name, at its start position.
+    pub fn set_variant(&mut self, name: &str) -> Result<(), String> {
+        self.stop_search();
+        let variant = self
+            .variants
+            .iter()
+            .find(|v| v.name == name)
+            .cloned()
+            .ok_or_else(|| {
+                format!(
+                    "unknown variant '{name}' (known: {})",
+                    self.variant_names().join(", ")
+                )
+            })?;
+        let game = AnyGame::new(variant).map_err(|e| e.to_string())?;
+        self.board = Session::board_for(&game)?;
+        self.game = game;
+        Ok(())
+    }
+
+    /// Loads a variant file, or every `.toml` file of a folder; returns
+    /// the names loaded. A loaded variant replaces one of the same name.
+    pub fn load_variants(&mut self, path: &Path) -> Result<Vec<String>, String> {
+        let files: Vec<_> = if path.is_dir() {
+            let entries =
+                std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut files: Vec<_> = entries
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|ext| ext == "toml"))
+                .collect();
+            files.sort();
+            files
+        } else {
+            vec![path.to_path_buf()]
+        };
+        let mut names = Vec::new();
+        for file in files {
+            let variant = Variant::from_file(&file).map_err(|e| e.to_string())?;
+            AnyGame::new(variant.clone()).map_err(|e| e.to_string())?;
+            names.push(variant.name.clone());
+            self.variants.retain(|v| v.name != variant.name);
+            self.variants.push(variant);
+        }
+        Ok(names)
+    }
+
+    /// Sets the position from a FEN (or the start) and plays `moves`
+    /// (UCI notation). On an illegal move the position stays after the
+    /// last legal one and the error names the bad move.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        self.stop_search();
+        crate::with_board!(&mut self.board, board => {
+            let game = board.position.game().clone();
+            board.position = match fen {
+                Some(fen) => Position::from_fen(game, fen).map_err(|e| e.to_string())?,
+                None => Position::startpos(game),
+            };
+            for text in moves {
+                let legal = board.position.parse_uci(text).map_err(|e| e.to_string())?;
+                board.position.make_move(legal);
+            }
+            Ok(())
+        })
+    }
+
+    /// Replaces the evaluation parameters of the current variant.
+    pub fn set_params(&mut self, text: &str, source: &str) -> Result<(), String> {
+        let variant = self.variant().clone();
+        let params = EvalParams::from_toml(&variant, text, source).map_err(|e| e.to_string())?;
+        crate::with_board!(&mut self.board, board => {
+            board.evaluator = Arc::new(Evaluator::new(board.position.game(), params));
+        });
+        Ok(())
+    }
+
+    /// Resizes the hash table (emptying it).
+    pub fn set_hash(&mut self, megabytes: usize) {
+        self.stop_search();
+        self.tt = Arc::new(TranspositionTable::new(megabytes));
+    }
+
+    /// Stops the background search, if any, and waits for its result.
+    pub fn stop_search(&mut self) {
+        if let Some(mut search) = self.search.take() {
+            search.stop();
+        }
+    }
+
+    /// Whether a search is running.
+    pub fn searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|s| !s.finished())
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
