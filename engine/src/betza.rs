@@ -280,6 +280,12 @@ pub fn parse(notation: &str) -> Result<Vec<MovePart>, BetzaError> {
                     new_parts.push((Motion::Leap, symmetric_steps((1, 0))));
                     new_parts.push((Motion::Leap, symmetric_steps((1, 1))));
                 }
+                b'K' => {
+                    return Err(BetzaError {
+                        at: digits_start,
+                        message: "'K' is a leaper and takes no range (use Q1 or R1B1)".into(),
+                    })
+                }
                 _ => match leaper_atom(atom) {
                     Some(vector) if range.is_none() => {
                         if bytes.get(at) == Some(&atom) {
@@ -426,7 +432,7 @@ mod tests {
             ("nD", 0),
             ("ffN", 1),
             ("flW", 0),
-            ("K2", 0),
+            ("K2", 1),
             ("mFyafsF", 0),
         ] {
             let error = parse(bad).expect_err(bad);

@@ -508,11 +508,13 @@ fn parse_en_passant<B: Bitboard>(
             geometry.square_name(victim)
         ));
     }
-    let start_rank = game.initial_ranks[victim_type].map(|ranks| ranks[mover.index()]);
-    let step = usize::from(game.max_pawn_step[victim_type]);
+    let steps = game.pawn_steps[victim_type];
+    // A first-move multi-step tied to a start rank must have begun there.
+    let off_start_rank = steps.initial_only
+        && game.initial_ranks[victim_type].is_some_and(|ranks| !ranks[mover.index()].has(origin));
     if piece_at(origin).is_some()
-        || !start_rank.is_some_and(|rank| rank.has(origin))
-        || squares.len() + 1 > step
+        || off_start_rank
+        || squares.len() + 1 > usize::from(steps.longest)
     {
         return bad(&format!(
             "a {mover} pawn cannot have come from {}",

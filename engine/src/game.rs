@@ -36,6 +36,15 @@ pub struct CastlingRule<B> {
     pub keeps_right: bool,
 }
 
+/// How far a pawn steps straight forward without capturing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PawnSteps {
+    /// The longest step, in squares (1: no multi-step).
+    pub longest: u8,
+    /// Whether every multi-step is a first-move (`i`) move.
+    pub initial_only: bool,
+}
+
 /// A square on which a first-move right may stand, and whose it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RightHolder {
@@ -77,8 +86,9 @@ pub struct Game<B> {
     /// Per type: `[color]` squares where its `i` moves apply, when they
     /// depend on the rank rather than the first-move right.
     pub initial_ranks: Vec<Option<[B; 2]>>,
-    /// Per pawn type, the farthest its first move may go (1 = no multi-step).
-    pub max_pawn_step: Vec<u8>,
+    /// Per piece type, how far it steps straight forward (for pawns: the
+    /// multi-steps that leave en-passant squares).
+    pub pawn_steps: Vec<PawnSteps>,
 }
 
 /// A loaded variant of either width: the one place that picks the width.
@@ -312,22 +322,29 @@ impl<B: Bitboard> Game<B> {
                 })
             })
             .collect();
-        let max_pawn_step = variant
+        let pawn_steps = variant
             .pieces
             .iter()
             .map(|piece| {
-                piece
-                    .parts
-                    .iter()
-                    .filter(|part| {
-                        part.quiet && part.steps.iter().all(|&(dx, dy)| dx == 0 && dy > 0)
-                    })
-                    .map(|part| match part.motion {
+                let forward = piece.parts.iter().filter(|part| {
+                    part.quiet && part.steps.iter().all(|&(dx, dy)| dx == 0 && dy > 0)
+                });
+                let mut steps = PawnSteps {
+                    longest: 1,
+                    initial_only: true,
+                };
+                for part in forward {
+                    let reach = match part.motion {
+                        Motion::Slide { range: 0 } => variant.ranks,
                         Motion::Slide { range } => range,
                         _ => 1,
-                    })
-                    .max()
-                    .unwrap_or(1)
+                    };
+                    if reach > 1 {
+                        steps.longest = steps.longest.max(reach);
+                        steps.initial_only &= part.initial;
+                    }
+                }
+                steps
             })
             .collect();
         let pawn_types = variant
@@ -350,7 +367,7 @@ impl<B: Bitboard> Game<B> {
             king,
             pawn_types,
             initial_ranks,
-            max_pawn_step,
+            pawn_steps,
             variant,
         };
         let game = Arc::new(game);

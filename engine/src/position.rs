@@ -369,8 +369,11 @@ impl<B: Bitboard> Position<B> {
                 if game.is_pawn(piece.piece_type()) {
                     self.halfmove = 0;
                     let passed = game.sliders.between(from, to);
+                    let forward =
+                        game.geometry.relative_rank(to, us) > game.geometry.relative_rank(from, us);
                     if kind == MoveKind::Normal
                         && passed.any()
+                        && forward
                         && game.geometry.file_of(from) == game.geometry.file_of(to)
                     {
                         self.en_passant = passed;

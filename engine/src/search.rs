@@ -234,7 +234,12 @@ struct Worker<'s, B: Bitboard> {
     pv: Vec<Vec<Move>>,
     stopped: bool,
     root_excluded: Vec<Move>,
+    /// Evaluations by key, direct-mapped: `(key, score)`.
+    eval_cache: Vec<(u64, i32)>,
 }
+
+/// Entries of each thread's evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 16;
 
 /// Late-move reduction in plies for a move at `depth` that is the
 /// `index`-th tried (1-based).
@@ -293,7 +298,21 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             stopped: false,
             root_excluded: Vec::new(),
+            eval_cache: vec![(0, 0); EVAL_CACHE],
         }
+    }
+
+    /// The static evaluation, from the cache when this position was
+    /// evaluated before.
+    fn evaluate(&mut self) -> i32 {
+        let key = self.position.key();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        if slot.0 == key && key != 0 {
+            return slot.1;
+        }
+        let score = self.shared.evaluator.evaluate(&self.position);
+        *slot = (key, score);
+        score
     }
 
     /// Counts a node; every 1024 nodes checks the stop conditions.
@@ -340,7 +359,8 @@ impl<'s, B: Bitboard> Worker<'s, B> {
 
     /// Orders moves: hash move, winning and equal captures and promotions
     /// by victim value, killers, quiet moves by history, losing captures.
-    fn order(&self, moves: &mut [Move], hash_move: Move, ply: usize) {
+    /// Returns each move with its exchange balance (0 for quiet moves).
+    fn order(&self, moves: &[Move], hash_move: Move, ply: usize) -> Vec<(Move, i32)> {
         let evaluator = self.shared.evaluator;
         let position = &self.position;
         let value = |square: u8| {
@@ -348,13 +368,18 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 evaluator.params().piece_value(piece.piece_type()).0
             })
         };
-        let mut keyed: Vec<(i64, Move)> = moves
+        let mut keyed: Vec<(i64, Move, i32)> = moves
             .iter()
             .map(|&m| {
+                let tactical = self.is_capture(m) || m.kind() == MoveKind::Promotion;
+                let gain = if tactical {
+                    see(position, evaluator, m)
+                } else {
+                    0
+                };
                 let key: i64 = if m == hash_move {
                     1 << 40
-                } else if self.is_capture(m) || m.kind() == MoveKind::Promotion {
-                    let gain = see(position, evaluator, m);
+                } else if tactical {
                     let victim = if m.kind() == MoveKind::EnPassant {
                         100
                     } else {
@@ -370,13 +395,11 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 } else {
                     i64::from(self.history[self.history_index(m)])
                 };
-                (-key, m)
+                (-key, m, gain)
             })
             .collect();
-        keyed.sort_by_key(|(key, _)| *key);
-        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
-            *slot = m;
-        }
+        keyed.sort_by_key(|(key, _, _)| *key);
+        keyed.into_iter().map(|(_, m, gain)| (m, gain)).collect()
     }
 
     fn update_quiet_stats(&mut self, best: Move, quiets_tried: &[Move], depth: i32, ply: usize) {
@@ -414,7 +437,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         pieces >= 2
     }
 
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
         if self.count_node() {
             return 0;
         }
@@ -422,16 +445,15 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         if let Some(outcome) = self.position.rule_outcome(2) {
             return outcome_score(&self.position, outcome, ply);
         }
-        let in_check = self.position.in_check();
         if ply >= MAX_PLY {
-            return self.shared.evaluator.evaluate(&self.position);
+            return self.evaluate();
         }
         let mut best;
-        let mut moves = if in_check {
+        let moves = if in_check {
             best = -INFINITY;
             self.position.legal_moves()
         } else {
-            let stand_pat = self.shared.evaluator.evaluate(&self.position);
+            let stand_pat = self.evaluate();
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -442,13 +464,13 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         if in_check && moves.is_empty() {
             return -MATE + ply as i32;
         }
-        self.order(&mut moves, Move::NULL, ply);
-        for m in moves {
-            if !in_check && see(&self.position, self.shared.evaluator, m) < 0 {
+        for (m, gain) in self.order(&moves, Move::NULL, ply) {
+            if !in_check && gain < 0 {
                 continue;
             }
             self.position.make_move(m);
-            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            let gives_check = self.position.in_check();
+            let score = -self.quiescence(-beta, -alpha, ply + 1, gives_check);
             self.position.unmake_move();
             if self.stopped {
                 return 0;
@@ -472,6 +494,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         mut beta: i32,
         depth: i32,
         ply: usize,
+        in_check: bool,
         null_allowed: bool,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
@@ -491,12 +514,11 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             }
         }
         if ply >= MAX_PLY {
-            return self.shared.evaluator.evaluate(&self.position);
+            return self.evaluate();
         }
-        let in_check = self.position.in_check();
         let depth = if in_check { depth.max(1) } else { depth };
         if depth <= 0 {
-            return self.quiescence(alpha, beta, ply);
+            return self.quiescence(alpha, beta, ply, in_check);
         }
         self.seldepth = self.seldepth.max(ply);
 
@@ -517,11 +539,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             }
         }
 
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.shared.evaluator.evaluate(&self.position)
-        };
+        let static_eval = if in_check { -INFINITY } else { self.evaluate() };
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta near the leaves.
             if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
@@ -531,7 +549,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             if null_allowed && depth >= 3 && static_eval >= beta && self.has_pieces() {
                 let reduced = depth - 3 - depth / 4;
                 self.position.make_null_move();
-                let score = -self.search(-beta, -beta + 1, reduced, ply + 1, false);
+                let score = -self.search(-beta, -beta + 1, reduced, ply + 1, false, false);
                 self.position.unmake_move();
                 if self.stopped {
                     return 0;
@@ -559,13 +577,13 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 outcome_score(&self.position, self.position.stalemate_result(), ply)
             };
         }
-        self.order(&mut moves, hash_move, ply);
+        let ordered = self.order(&moves, hash_move, ply);
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut quiets_tried = Vec::new();
-        for (index, &m) in moves.iter().enumerate() {
+        for (index, &(m, _)) in ordered.iter().enumerate() {
             let quiet = !self.is_capture(m) && m.kind() != MoveKind::Promotion;
             // Late-move pruning of quiet moves near the leaves.
             if !pv_node
@@ -583,7 +601,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             let new_depth = depth - 1 + extension;
             let mut score;
             if index == 0 {
-                score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, gives_check, true);
             } else {
                 let r = if quiet && !in_check && !gives_check {
                     let mut r = reduction(depth, index + 1);
@@ -597,12 +615,19 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 } else {
                     0
                 };
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                score = -self.search(
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    gives_check,
+                    true,
+                );
                 if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, true);
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, gives_check, true);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, gives_check, true);
                 }
             }
             self.position.unmake_move();
@@ -653,7 +678,14 @@ impl<'s, B: Bitboard> Worker<'s, B> {
     fn aspiration(&mut self, depth: i32, previous: i32) -> (i32, Bound) {
         if depth < 5 || previous.abs() > MATE_BOUND {
             return (
-                self.search(-INFINITY, INFINITY, depth, 0, false),
+                self.search(
+                    -INFINITY,
+                    INFINITY,
+                    depth,
+                    0,
+                    self.position.in_check(),
+                    false,
+                ),
                 Bound::Exact,
             );
         }
@@ -661,7 +693,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         let mut alpha = (previous - delta).max(-INFINITY);
         let mut beta = (previous + delta).min(INFINITY);
         loop {
-            let score = self.search(alpha, beta, depth, 0, false);
+            let score = self.search(alpha, beta, depth, 0, self.position.in_check(), false);
             if self.stopped {
                 return (score, Bound::Exact);
             }

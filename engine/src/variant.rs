@@ -342,6 +342,12 @@ impl Variant {
             }
             None => (0, Vec::new()),
             Some(promotion) => {
+                if raw.ranks < 2 {
+                    return Err(error(
+                        "promotion",
+                        "a board of one rank leaves no room to promote".into(),
+                    ));
+                }
                 if promotion.ranks == 0 || promotion.ranks >= raw.ranks {
                     return Err(error(
                         "promotion.ranks",
@@ -360,6 +366,9 @@ impl Variant {
                     let piece_type = type_of(letter, &key)?;
                     if pieces[piece_type].royal {
                         return Err(error(&key, "a pawn cannot promote to the king".into()));
+                    }
+                    if pieces[piece_type].pawn {
+                        return Err(error(&key, "a pawn cannot promote to a pawn".into()));
                     }
                     if types.contains(&piece_type) {
                         return Err(error(&key, format!("'{letter}' is listed twice")));
@@ -440,15 +449,46 @@ impl Variant {
                 keeps_right: castling.keeps_right,
             });
         }
+        for (index, castling) in castlings.iter().enumerate() {
+            let twin = castlings[..index].iter().any(|c| {
+                c.color == castling.color
+                    && c.king_from == castling.king_from
+                    && c.king_to == castling.king_to
+            });
+            if twin {
+                return Err(error(
+                    &format!("castling[{index}]"),
+                    "the same king move is given twice".into(),
+                ));
+            }
+        }
         if raw.rights == RightsNotation::Kq {
             for color in Color::BOTH {
-                let count = castlings.iter().filter(|c| c.color == color).count();
-                if count > 2 {
-                    return Err(error(
-                        "rights",
-                        "\"kq\" rights notation allows at most two castlings per colour".into(),
-                    ));
+                for king_side in [true, false] {
+                    let count = castlings
+                        .iter()
+                        .filter(|c| {
+                            c.color == color
+                                && (c.partner_from % raw.files > c.king_from % raw.files)
+                                    == king_side
+                        })
+                        .count();
+                    if count > 1 {
+                        return Err(error(
+                            "rights",
+                            format!("\"kq\" rights notation allows one castling per wing; {color} has {count} on one wing"),
+                        ));
+                    }
                 }
+            }
+            if let Some(piece) = pieces
+                .iter()
+                .find(|p| p.initial_rank.is_none() && p.parts.iter().any(|part| part.initial))
+            {
+                return Err(error(
+                    "rights",
+                    format!("\"kq\" rights notation cannot write the first-move right of the {} (its `i` moves); use \"files\"", piece.name),
+                ));
             }
         }
         if raw.name.is_empty() || raw.name.contains(char::is_whitespace) {
