@@ -309,7 +309,8 @@ impl<B: Bitboard> PieceMoves<B> {
 
     /// Of the pieces `pieces` (this type, colour `color`), those that
     /// attack the square of `lines`; `initial` holds the pieces whose
-    /// first-move parts apply.
+    /// first-move parts apply; `leaps` is false when no leap of any piece
+    /// can reach the square (the leap tables are then skipped).
     #[inline(always)]
     pub fn attackers(
         &self,
@@ -317,12 +318,16 @@ impl<B: Bitboard> PieceMoves<B> {
         color: Color,
         pieces: B,
         initial: B,
+        leaps: bool,
     ) -> B {
         let c = color.index();
         let s = lines.square.index();
-        let mut found = self.capture_leaps_from[c][s] & pieces;
-        if self.has_initial_leaps {
-            found |= self.initial_capture_leaps_from[c][s] & pieces & initial;
+        let mut found = B::EMPTY;
+        if leaps {
+            found |= self.capture_leaps_from[c][s] & pieces;
+            if self.has_initial_leaps {
+                found |= self.initial_capture_leaps_from[c][s] & pieces & initial;
+            }
         }
         if self.rook {
             found |= lines.get(LineKind::Orthogonal) & pieces;

@@ -579,21 +579,15 @@ impl<B: Bitboard> Evaluator<B> {
         let layout = &self.params.layout;
         let pawns = position.pieces(color, pawn_type);
         let enemy_pawns = position.pieces(color.flip(), pawn_type);
-        let mut by_rank = vec![0i32; layout.ranks];
         for square in pawns.squares() {
             let rank = usize::from(geometry.relative_rank(square, color));
-            by_rank[rank] += 1;
+            accumulator.add(layout.pawn_rank(rank), sign);
             if (self.passed_span[color.index()][square.index()] & enemy_pawns).is_empty() {
                 accumulator.add(layout.passed(rank), sign);
             }
             let file = geometry.file_of(square);
             if (self.neighbour_files[usize::from(file)] & pawns).is_empty() {
                 accumulator.add(layout.isolated(), sign);
-            }
-        }
-        for (rank, &count) in by_rank.iter().enumerate() {
-            if count != 0 {
-                accumulator.add(layout.pawn_rank(rank), sign * count);
             }
         }
         for file in 0..geometry.files() {
@@ -617,6 +611,10 @@ impl<B: Bitboard> Evaluator<B> {
                 .sum()
         };
         let mut score = 0;
+        // Both knowledge terms concern sides with at most two men.
+        if men(Color::White).count() > 2 && men(Color::Black).count() > 2 {
+            return 0;
+        }
         for color in Color::BOTH {
             let sign = match color {
                 Color::White => 1,

@@ -86,6 +86,9 @@ pub struct Game<B> {
     /// Per type: `[color]` squares where its `i` moves apply, when they
     /// depend on the rank rather than the first-move right.
     pub initial_ranks: Vec<Option<[B; 2]>>,
+    /// `[color][square]`: the squares from which some leap of some piece
+    /// type (first-move leaps included) captures on `square`.
+    pub leaps_from_any: [Vec<B>; 2],
     /// Per piece type, how far it steps straight forward (for pawns: the
     /// multi-steps that leave en-passant squares).
     pub pawn_steps: Vec<PawnSteps>,
@@ -151,7 +154,7 @@ impl<B: Bitboard> Game<B> {
         }
         let geometry = Geometry::<B>::new(variant.files, variant.ranks);
         let sliders = SliderTables::new(&geometry);
-        let pieces = variant
+        let pieces: Vec<PieceMoves<B>> = variant
             .pieces
             .iter()
             .map(|p| PieceMoves::new(&geometry, &p.parts))
@@ -354,7 +357,18 @@ impl<B: Bitboard> Game<B> {
             .filter(|(_, piece)| piece.pawn)
             .fold(0u32, |acc, (index, _)| acc | 1 << index);
         let promotion_types = variant.promotion_types.iter().map(|&t| t as u8).collect();
+        let leaps_from_any = Color::BOTH.map(|color| {
+            (0..geometry.squares())
+                .map(|square| {
+                    pieces.iter().fold(B::EMPTY, |acc, moves| {
+                        acc | moves.capture_leaps_from[color.index()][square]
+                            | moves.initial_capture_leaps_from[color.index()][square]
+                    })
+                })
+                .collect()
+        });
         let game = Game {
+            leaps_from_any,
             geometry,
             sliders,
             pieces,

@@ -32,4 +32,5 @@ pub mod time;
 pub mod tt;
 pub mod uci;
 pub mod variant;
+pub mod xboard;
 pub mod zobrist;

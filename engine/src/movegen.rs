@@ -24,6 +24,11 @@ pub trait MoveSink<B> {
     fn add_targets(&mut self, from: Square, targets: B);
     /// Legal promotions from `from` to every square of `targets`, one per type.
     fn add_promotions(&mut self, from: Square, targets: B, types: &[u8]);
+    /// Whether moves that neither capture nor promote are wanted (when
+    /// not, the generator skips testing their legality).
+    fn quiet_wanted(&self) -> bool {
+        true
+    }
 }
 
 /// A list of moves.
@@ -76,6 +81,9 @@ pub struct TacticalMoves<B> {
 }
 
 impl<B: Bitboard> MoveSink<B> for TacticalMoves<B> {
+    fn quiet_wanted(&self) -> bool {
+        false
+    }
     #[inline(always)]
     fn add(&mut self, legal: Move) {
         let capture = self.enemy.has(Square::new(legal.to()));
@@ -141,8 +149,7 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     fn king_safe_after(&self, king: Square, occupied: B, removed: B) -> bool {
         let them = self.side_to_move().flip();
-        let attackers = self.attackers(king, them, occupied) & !removed;
-        attackers.is_empty()
+        !self.is_attacked_by(king, them, occupied, self.color_pieces(them) & !removed)
     }
 
     /// Whether the plain move or capture `from`-`to` leaves the mover's king safe.
@@ -194,10 +201,16 @@ impl<B: Bitboard> Position<B> {
         let king = self.king_square(us);
         let checkers = self.attackers(king, them, occupied);
 
+        let zone = game.promotion_zone[us.index()];
+        let wanted = if sink.quiet_wanted() {
+            game.geometry.board()
+        } else {
+            enemy | zone
+        };
         let king_initial = self.initial_squares(game.king, us).has(king);
         let (quiet, capture) =
             game.pieces[game.king].targets(&tables, us, king, occupied, king_initial);
-        for to in ((quiet & !occupied) | (capture & enemy)).squares() {
+        for to in (((quiet & !occupied) | (capture & enemy)) & wanted).squares() {
             if self.safe_move(king, to, king) {
                 sink.add(Move::normal(king.byte(), to.byte()));
             }
@@ -213,7 +226,6 @@ impl<B: Bitboard> Position<B> {
             game.geometry.board()
         };
         let blockers = self.possible_blockers(king, us);
-        let zone = game.promotion_zone[us.index()];
         for (piece_type, moves) in game.pieces.iter().enumerate() {
             if piece_type == game.king {
                 continue;
@@ -227,7 +239,7 @@ impl<B: Bitboard> Position<B> {
             for from in pieces.squares() {
                 let (quiet, capture) =
                     moves.targets(&tables, us, from, occupied, initial.has(from));
-                let targets = ((quiet & !occupied) | (capture & enemy)) & evasions;
+                let targets = ((quiet & !occupied) | (capture & enemy)) & evasions & wanted;
                 if in_check || blockers.has(from) {
                     for to in targets.squares() {
                         if self.safe_move(from, to, king) {
@@ -249,7 +261,7 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
-        if !in_check {
+        if !in_check && sink.quiet_wanted() {
             self.generate_castling(sink, us, occupied);
         }
     }
@@ -329,10 +341,11 @@ impl<B: Bitboard> Position<B> {
                 self.piece_at(rule.partner_from).map(|p| p.piece_type()),
                 Some(rule.partner_type)
             );
+            let enemy = self.color_pieces(them);
             if rule
                 .king_path
                 .squares()
-                .any(|square| self.attackers(square, them, occupied).any())
+                .any(|square| self.is_attacked_by(square, them, occupied, enemy))
             {
                 continue;
             }

@@ -255,14 +255,41 @@ impl<B: Bitboard> Position<B> {
     /// mask the result when some were captured).
     #[inline]
     pub fn attackers(&self, square: Square, by: Color, occupied: B) -> B {
-        let mut lines = LineCache::new(self.game.tables(), square, occupied);
-        let own = self.colors[by.index()];
+        self.attackers_among::<false>(square, by, occupied, self.colors[by.index()])
+    }
+
+    /// Whether any of the pieces `among` (all of colour `by`) attacks
+    /// `square` with the board occupied as in `occupied`; stops at the
+    /// first attacker found.
+    #[inline]
+    pub fn is_attacked_by(&self, square: Square, by: Color, occupied: B, among: B) -> bool {
+        self.attackers_among::<true>(square, by, occupied, among)
+            .any()
+    }
+
+    /// The attackers of `square` among `among`; with `FIRST`, only until
+    /// one is found.
+    #[inline(always)]
+    fn attackers_among<const FIRST: bool>(
+        &self,
+        square: Square,
+        by: Color,
+        occupied: B,
+        among: B,
+    ) -> B {
+        let game = &*self.game;
+        let mut lines = LineCache::new(game.tables(), square, occupied);
+        // One lookup tells whether any leap of any piece could reach the square.
+        let leaps = (game.leaps_from_any[by.index()][square.index()] & among).any();
         let mut found = B::EMPTY;
-        for (piece_type, moves) in self.game.pieces.iter().enumerate() {
-            let pieces = own & self.types[piece_type];
+        for (piece_type, moves) in game.pieces.iter().enumerate() {
+            let pieces = among & self.types[piece_type];
             if pieces.any() {
                 let initial = self.initial_squares(piece_type, by);
-                found |= moves.attackers(&mut lines, by, pieces, initial);
+                found |= moves.attackers(&mut lines, by, pieces, initial, leaps);
+                if FIRST && found.any() {
+                    return found;
+                }
             }
         }
         found
@@ -271,8 +298,8 @@ impl<B: Bitboard> Position<B> {
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         let king = self.king_square(self.side);
-        self.attackers(king, self.side.flip(), self.occupied())
-            .any()
+        let them = self.side.flip();
+        self.is_attacked_by(king, them, self.occupied(), self.colors[them.index()])
     }
 
     #[inline(always)]

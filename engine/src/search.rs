@@ -239,7 +239,7 @@ struct Worker<'s, B: Bitboard> {
 }
 
 /// Entries of each thread's evaluation cache (a power of two).
-const EVAL_CACHE: usize = 1 << 16;
+const EVAL_CACHE: usize = 1 << 14;
 
 /// Late-move reduction in plies for a move at `depth` that is the
 /// `index`-th tried (1-based).
@@ -372,10 +372,14 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             .iter()
             .map(|&m| {
                 let tactical = self.is_capture(m) || m.kind() == MoveKind::Promotion;
-                let gain = if tactical {
-                    see(position, evaluator, m)
-                } else {
+                // Taking a piece worth at least the taker cannot lose
+                // material: the exchange needs no evaluation then.
+                let gain = if !tactical {
                     0
+                } else if m.kind() == MoveKind::Normal && value(m.to()) >= value(m.from()) {
+                    value(m.to()) - value(m.from())
+                } else {
+                    see(position, evaluator, m)
                 };
                 let key: i64 = if m == hash_move {
                     1 << 40
@@ -398,7 +402,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 (-key, m, gain)
             })
             .collect();
-        keyed.sort_by_key(|(key, _, _)| *key);
+        keyed.sort_unstable_by_key(|(key, _, _)| *key);
         keyed.into_iter().map(|(_, m, gain)| (m, gain)).collect()
     }
 
@@ -539,8 +543,9 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             }
         }
 
-        let static_eval = if in_check { -INFINITY } else { self.evaluate() };
+        // The static evaluation is only needed for the pruning below.
         if !pv_node && !in_check && ply > 0 {
+            let static_eval = self.evaluate();
             // Reverse futility: far above beta near the leaves.
             if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use std::io::IsTerminal;
+use std::io::{BufRead, BufReader, Cursor, IsTerminal, Read};
 use std::sync::{Arc, Mutex};
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -13,14 +13,15 @@ use kurier_engine::perft::{divide, perft};
 use kurier_engine::position::Position;
 use kurier_engine::variant::Variant;
 use kurier_engine::with_game;
-use kurier_engine::{bench, uci};
+use kurier_engine::{bench, uci, xboard};
 
 /// Kurier: an engine and toolkit for the Courier family of chess variants
 /// (chess, courier, courier-moderno, enhanced-courier, excoco).
 #[derive(Parser)]
 #[command(version, about, long_about = None)]
 struct Cli {
-    /// What to do; without one, speak UCI if the input is not a terminal.
+    /// What to do; without one, speak XBoard if the first input line is
+    /// `xboard`, else UCI (when the input is not a terminal).
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -30,6 +31,9 @@ enum Command {
     /// Speak UCI on standard input and output (for GUIs and
     /// cutechess-cli; also the default when the input is not a terminal).
     Uci,
+    /// Speak XBoard / WinBoard (CECP version 2) on standard input and
+    /// output; also the default when the first input line is `xboard`.
+    Xboard,
     /// Search a fixed set of positions of every variant to a fixed depth
     /// on one thread: prints nodes and nodes per second per variant and
     /// the total node count (a signature: the same binary always gives
@@ -81,22 +85,46 @@ fn load(variant: &str, variant_file: Option<&PathBuf>) -> Result<AnyGame, String
     AnyGame::new(description).map_err(|e| e.to_string())
 }
 
+/// Reads the first non-blank input line: `xboard` starts XBoard, anything
+/// else starts UCI with that line as its first command.
+fn speak_detected_protocol() -> Result<(), String> {
+    let mut input = BufReader::new(std::io::stdin());
+    let mut first = String::new();
+    loop {
+        first.clear();
+        let read = input.read_line(&mut first).map_err(|e| e.to_string())?;
+        if read == 0 || !first.trim().is_empty() {
+            break;
+        }
+    }
+    let out = Arc::new(Mutex::new(std::io::stdout()));
+    if first.trim() == "xboard" {
+        xboard::run(input, out);
+    } else {
+        uci::run(Cursor::new(first).chain(input), out);
+    }
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     let Some(command) = cli.command else {
         if std::io::stdin().is_terminal() {
             Cli::command().print_help().map_err(|e| e.to_string())?;
             return Ok(());
         }
-        uci::run(
-            std::io::stdin().lock(),
-            Arc::new(Mutex::new(std::io::stdout())),
-        );
-        return Ok(());
+        return speak_detected_protocol();
     };
     match command {
         Command::Uci => {
             uci::run(
                 std::io::stdin().lock(),
+                Arc::new(Mutex::new(std::io::stdout())),
+            );
+            Ok(())
+        }
+        Command::Xboard => {
+            xboard::run(
+                BufReader::new(std::io::stdin()),
                 Arc::new(Mutex::new(std::io::stdout())),
             );
             Ok(())

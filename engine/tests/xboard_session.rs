@@ -1,0 +1,540 @@
+//! Scripted XBoard (CECP) sessions with the `kurier` binary over pipes.
+//! Every wait is bounded; the engine process is killed when a test ends.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use kurier_engine::game::AnyGame;
+use kurier_engine::position::Position;
+use kurier_engine::with_game;
+
+/// The longest any single reply may take.
+const WAIT: Duration = Duration::from_secs(20);
+
+/// A running engine with a line reader on its output.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    transcript: Vec<String>,
+    pings: u32,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kurier"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the kurier binary starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            transcript: Vec::new(),
+            pings: 0,
+        }
+    }
+
+    fn fail(&self, message: &str) -> ! {
+        panic!(
+            "{message}\n--- transcript ---\n{}",
+            self.transcript.join("\n")
+        )
+    }
+
+    fn send(&mut self, line: &str) {
+        self.transcript.push(format!("> {line}"));
+        let Some(stdin) = self.stdin.as_mut() else {
+            self.fail("input already closed")
+        };
+        if let Err(error) = writeln!(stdin, "{line}").and_then(|()| stdin.flush()) {
+            self.fail(&format!("cannot send '{line}': {error}"));
+        }
+    }
+
+    /// Reads lines up to and including the first for which `done` holds.
+    fn read_until_within(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.transcript.push(format!("< {line}"));
+                    let hit = done(&line);
+                    seen.push(line);
+                    if hit {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.fail(&format!("no {what} within {timeout:?}"))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.fail(&format!("the output ended before {what}"))
+                }
+            }
+        }
+    }
+
+    fn read_until(&mut self, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
+        self.read_until_within(what, WAIT, done)
+    }
+
+    /// The first line starting with `prefix`.
+    fn expect(&mut self, prefix: &str) -> String {
+        let lines = self.read_until(&format!("'{prefix}'"), |line| line.starts_with(prefix));
+        lines.last().cloned().unwrap_or_default()
+    }
+
+    /// Fails if a line starting with `prefix` comes within `duration`;
+    /// returns the lines that came.
+    fn expect_none_for(&mut self, prefix: &str, duration: Duration) -> Vec<String> {
+        let deadline = Instant::now() + duration;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.transcript.push(format!("< {line}"));
+                    if line.starts_with(prefix) {
+                        self.fail(&format!("'{prefix}' came too early"));
+                    }
+                    seen.push(line);
+                }
+                Err(RecvTimeoutError::Timeout) => return seen,
+                Err(RecvTimeoutError::Disconnected) => self.fail("the output ended"),
+            }
+        }
+    }
+
+    /// `ping` answered with `pong`: everything before is handled. Returns
+    /// the lines that came before the `pong`.
+    fn sync(&mut self) -> Vec<String> {
+        self.pings += 1;
+        let pong = format!("pong {}", self.pings);
+        self.send(&format!("ping {}", self.pings));
+        let mut lines = self.read_until(&pong, |line| line == pong);
+        lines.pop();
+        lines
+    }
+
+    /// The move of the next `move` line.
+    fn engine_move(&mut self) -> String {
+        let line = self.expect("move ");
+        line.trim_start_matches("move ").to_string()
+    }
+
+    /// Starts the protocol: `xboard`, `protover 2`, up to `feature done=1`.
+    fn handshake(&mut self) -> Vec<String> {
+        self.send("xboard");
+        self.send("protover 2");
+        self.read_until("feature done=1", |line| line == "feature done=1")
+    }
+
+    /// Sends `quit` and returns the exit status.
+    fn quit(mut self) -> ExitStatus {
+        self.send("quit");
+        drop(self.stdin.take());
+        let deadline = Instant::now() + WAIT;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status,
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10))
+                }
+                Ok(None) => self.fail("the engine did not exit after quit"),
+                Err(error) => self.fail(&format!("waiting for the engine: {error}")),
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The FEN after `moves` from `fen` (or the start), checked by the library.
+fn fen_after(variant: &str, fen: Option<&str>, moves: &[&str]) -> String {
+    let game = AnyGame::built_in(variant).unwrap();
+    with_game!(&game, g => {
+        let mut position = match fen {
+            Some(fen) => Position::from_fen(g.clone(), fen).unwrap(),
+            None => Position::startpos(g.clone()),
+        };
+        for text in moves {
+            let legal = position.parse_uci(text).unwrap_or_else(|e| panic!("{variant}: {e}"));
+            position.make_move(legal);
+        }
+        position.fen()
+    })
+}
+
+/// Whether `played` is legal after `moves` from `fen` (or the start).
+fn assert_legal(variant: &str, fen: Option<&str>, moves: &[&str], played: &str) {
+    let game = AnyGame::built_in(variant).unwrap();
+    let after = fen_after(variant, fen, moves);
+    with_game!(&game, g => {
+        let position = Position::from_fen(g.clone(), &after).unwrap();
+        assert!(
+            position.parse_uci(played).is_ok(),
+            "{variant}: '{played}' is not legal in {after}"
+        );
+    });
+}
+
+const VARIANTS: [&str; 5] = [
+    "chess",
+    "courier",
+    "courier-moderno",
+    "enhanced-courier",
+    "excoco",
+];
+
+#[test]
+fn features_without_a_subcommand() {
+    // No subcommand and a pipe for input: the first line `xboard` decides.
+    let mut engine = Engine::start(&[]);
+    let features = engine.handshake();
+    let first = features
+        .iter()
+        .find(|l| l.starts_with("feature ") && l.contains("myname="))
+        .unwrap_or_else(|| panic!("no myname feature: {features:?}"));
+    for feature in [
+        "setboard=1",
+        "usermove=1",
+        "ping=1",
+        "sigint=0",
+        "sigterm=0",
+        "colors=0",
+        "myname=\"Kurier ",
+        "variants=\"normal,courier,courier-moderno,enhanced-courier,excoco\"",
+    ] {
+        assert!(first.contains(feature), "{feature} missing: {first}");
+    }
+    for option in ["Hash -spin", "Threads -spin", "VariantPath -path"] {
+        assert!(
+            features
+                .iter()
+                .any(|l| l.starts_with(&format!("feature option=\"{option}"))),
+            "{option} missing: {features:?}"
+        );
+    }
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    assert!(engine.quit().success());
+}
+
+#[test]
+fn plays_a_legal_move_in_every_variant() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.handshake();
+    for variant in VARIANTS {
+        engine.send("new");
+        if variant != "chess" {
+            engine.send(&format!("variant {variant}"));
+        }
+        let setup = engine.sync();
+        if variant == "chess" {
+            assert!(setup.is_empty(), "{setup:?}");
+        } else {
+            let first = setup.first().cloned().unwrap_or_default();
+            assert!(first.starts_with("setup ("), "{variant}: {setup:?}");
+            assert!(first.contains("+0_"), "{first}");
+            let pieces = setup.iter().filter(|l| l.starts_with("piece ")).count();
+            assert!(pieces >= 7, "{variant}: {setup:?}");
+        }
+        engine.send("sd 2");
+        engine.send("go");
+        let played = engine.engine_move();
+        assert_legal(variant, None, &[], &played);
+    }
+    engine.send("variant shogi");
+    engine.expect("Error (");
+    assert!(engine.quit().success());
+}
+
+#[test]
+fn user_moves_legal_and_illegal() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.handshake();
+    engine.send("new");
+    engine.send("force");
+    engine.send("usermove e2e4");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    for bad in ["e2e4", "e7e8q", "zz", "e9e1", "e7e5x"] {
+        engine.send(&format!("usermove {bad}"));
+        assert_eq!(
+            engine.expect("Illegal move"),
+            format!("Illegal move: {bad}")
+        );
+    }
+    engine.send("frobnicate now");
+    assert_eq!(
+        engine.expect("Error ("),
+        "Error (unknown command): frobnicate now"
+    );
+    engine.send("setboard this is not a fen");
+    assert!(engine
+        .expect("Error (")
+        .ends_with(": setboard this is not a fen"));
+    engine.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra");
+    engine.expect("Error (");
+    engine.send("level forty 5 0");
+    engine.expect("Error (");
+    engine.send("sd deep");
+    engine.expect("Error (");
+    engine.send("option Hash=lots");
+    engine.expect("Error (");
+    engine.send("option Threads=2");
+    engine.send("option Hash=16");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+
+    // Castling from an XBoard FEN (KQkq rights), then a promotion; the
+    // engine answers as Black.
+    engine.send("new");
+    engine.send("variant courier-moderno");
+    engine.sync();
+    engine.send("force");
+    engine.send("setboard r5k4r/1P10/12/12/12/12/12/R4K5R w KQkq - 0 1");
+    engine.send("usermove f1c1");
+    engine.send("usermove g8j8");
+    engine.send("usermove b7b8f");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    engine.send("sd 2");
+    engine.send("go");
+    let played = engine.engine_move();
+    let fen = "r5k4r/1P10/12/12/12/12/12/R4K5R w AFLagl - 0 1";
+    assert_legal(
+        "courier-moderno",
+        Some(fen),
+        &["f1c1", "g8j8", "b7b8f"],
+        &played,
+    );
+    assert!(engine.quit().success());
+}
+
+#[test]
+fn ping_and_move_now_while_thinking() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.handshake();
+    engine.send("new");
+    engine.send("variant courier");
+    engine.send("post");
+    engine.send("st 30");
+    engine.send("go");
+    let mut before = engine.expect_none_for("move ", Duration::from_millis(300));
+    let started = Instant::now();
+    before.extend(engine.sync());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "pong took {:?}",
+        started.elapsed()
+    );
+    assert!(!before.iter().any(|l| l.starts_with("move ")), "{before:?}");
+    // Thinking output: depth score centiseconds nodes pv.
+    let thinking = before
+        .iter()
+        .find(|l| !l.starts_with("setup") && !l.starts_with("piece"))
+        .unwrap_or_else(|| panic!("no thinking output: {before:?}"));
+    let fields: Vec<&str> = thinking.split_whitespace().collect();
+    assert!(fields.len() >= 5, "{thinking}");
+    for (index, field) in fields[..4].iter().enumerate() {
+        assert!(
+            field.parse::<i64>().is_ok(),
+            "field {index} of '{thinking}'"
+        );
+    }
+    let started = Instant::now();
+    engine.send("?");
+    let played = engine.engine_move();
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "? took {:?}",
+        started.elapsed()
+    );
+    assert_legal("courier", None, &[], &played);
+    // The engine (White) moved; the opponent answers, the engine replies.
+    engine.send("nopost");
+    engine.send("st 1");
+    let reply = {
+        let game = AnyGame::built_in("courier").unwrap();
+        with_game!(&game, g => {
+            let mut position = Position::startpos(g.clone());
+            position.make_move(position.parse_uci(&played).unwrap());
+            let first = position.legal_moves()[0];
+            position.uci(first)
+        })
+    };
+    engine.send(&format!("usermove {reply}"));
+    let second = engine.engine_move();
+    assert_legal("courier", None, &[&played, &reply], &second);
+    assert!(engine.quit().success());
+}
+
+#[test]
+fn force_undo_and_remove() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.handshake();
+    engine.send("new");
+    engine.send("force");
+    engine.send("undo");
+    assert_eq!(
+        engine.expect("Error ("),
+        "Error (command not legal now): undo"
+    );
+    for text in ["e2e4", "e7e5", "g1f3"] {
+        engine.send(&format!("usermove {text}"));
+    }
+    engine.send("undo");
+    engine.send("usermove g1f3");
+    engine.send("remove");
+    // Back to the position after e2e4, Black to move; the engine plays it.
+    engine.send("sd 2");
+    engine.send("go");
+    let played = engine.engine_move();
+    assert_legal("chess", None, &["e2e4"], &played);
+    engine.send("force");
+    engine.send("undo");
+    engine.send("undo");
+    engine.send("remove");
+    assert_eq!(
+        engine.expect("Error ("),
+        "Error (command not legal now): remove"
+    );
+    // Bare coordinate moves work too (not only after `usermove`).
+    engine.send("d2d4");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    engine.send("go");
+    let played = engine.engine_move();
+    assert_legal("chess", None, &["d2d4"], &played);
+    assert!(engine.quit().success());
+}
+
+/// Plays `setup` commands and returns the lines up to the first result.
+fn until_result(engine: &mut Engine, commands: &[&str]) -> Vec<String> {
+    for command in commands {
+        engine.send(command);
+    }
+    engine.read_until("a result", |line| {
+        line.starts_with("1-0 {") || line.starts_with("0-1 {") || line.starts_with("1/2-1/2 {")
+    })
+}
+
+#[test]
+fn announces_mates_bare_kings_and_stalemates() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.handshake();
+    let mate = "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    // The user mates the engine.
+    let lines = until_result(&mut engine, &["new", mate, "usermove a1a8"]);
+    assert_eq!(lines.last().unwrap(), "1-0 {White mates}");
+    assert!(!lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
+    // The engine mates.
+    let lines = until_result(&mut engine, &["new", "force", mate, "sd 3", "go"]);
+    assert_eq!(lines[lines.len() - 2..], ["move a1a8", "1-0 {White mates}"]);
+
+    // Courier: the user takes Black's last man.
+    let lines = until_result(
+        &mut engine,
+        &[
+            "new",
+            "variant courier",
+            "setboard 5k6/12/12/5f6/12/12/12/5R4K1 w - - 0 1",
+            "usermove f1f5",
+        ],
+    );
+    assert_eq!(lines.last().unwrap(), "1-0 {Bare king}");
+    // A bared king that can take the last man does so: a draw.
+    let lines = until_result(
+        &mut engine,
+        &[
+            "new",
+            "variant courier",
+            "force",
+            "setboard 12/12/12/4kF6/12/12/12/10K1 b - - 0 1",
+            "sd 3",
+            "go",
+        ],
+    );
+    assert_eq!(
+        lines[lines.len() - 2..],
+        ["move e5f5", "1/2-1/2 {Bare king}"]
+    );
+    // Courier: the stalemated side loses.
+    let lines = until_result(
+        &mut engine,
+        &[
+            "new",
+            "variant courier",
+            "force",
+            "setboard k11/p11/P11/12/12/12/12/1R8K1 b - - 0 1",
+            "go",
+        ],
+    );
+    assert_eq!(lines.last().unwrap(), "1-0 {Stalemate}");
+    assert!(!lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
+    // Chess: stalemate is a draw.
+    let lines = until_result(
+        &mut engine,
+        &[
+            "new",
+            "force",
+            "setboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "go",
+        ],
+    );
+    assert_eq!(lines.last().unwrap(), "1/2-1/2 {Stalemate}");
+    assert!(engine.quit().success());
+}
+
+#[test]
+fn time_controls() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.handshake();
+    for (commands, limit) in [
+        (&["level 40 0:05 0", "time 500", "otim 500"][..], 3),
+        (&["level 0 1 2", "time 6000", "otim 6000"][..], 5),
+        (&["st 1"][..], 3),
+        (&["st 30", "sd 2"][..], 5),
+    ] {
+        engine.send("new");
+        engine.send("variant enhanced-courier");
+        for command in commands {
+            engine.send(command);
+        }
+        engine.sync();
+        let started = Instant::now();
+        engine.send("go");
+        let played = engine.engine_move();
+        let took = started.elapsed();
+        assert!(
+            took < Duration::from_secs(limit),
+            "{commands:?} took {took:?}"
+        );
+        assert_legal("enhanced-courier", None, &[], &played);
+    }
+    assert!(engine.quit().success());
+}
