@@ -247,6 +247,18 @@ impl EvalParams {
         }
     }
 
+    /// The same material weights with every other weight zero: the
+    /// material-only evaluation, a baseline for strength tests.
+    pub fn material_only(&self) -> EvalParams {
+        let mut params = self.clone();
+        for (index, weight) in params.weights.iter_mut().enumerate() {
+            if index >= params.layout.types {
+                *weight = Pair::default();
+            }
+        }
+        params
+    }
+
     /// The material weights (middlegame) of each piece type.
     pub fn piece_value(&self, piece_type: usize) -> Pair {
         self.weights[self.layout.material(piece_type)]

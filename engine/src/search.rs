@@ -54,6 +54,10 @@ pub struct Config {
     pub multipv: usize,
     /// Time kept in reserve for communication.
     pub move_overhead: Duration,
+    /// Selective search: null-move pruning, late-move reductions and
+    /// pruning, reverse futility pruning. Off only to measure what they
+    /// are worth.
+    pub selective: bool,
 }
 
 impl Default for Config {
@@ -62,6 +66,7 @@ impl Default for Config {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(30),
+            selective: true,
         }
     }
 }
@@ -197,6 +202,7 @@ struct Shared<'s, B: Bitboard> {
     done: AtomicBool,
     limits: &'s Limits,
     budget: Option<Budget>,
+    selective: bool,
     started: Instant,
 }
 
@@ -544,7 +550,8 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         }
 
         // The static evaluation is only needed for the pruning below.
-        if !pv_node && !in_check && ply > 0 {
+        let selective = self.shared.selective;
+        if selective && !pv_node && !in_check && ply > 0 {
             let static_eval = self.evaluate();
             // Reverse futility: far above beta near the leaves.
             if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
@@ -591,7 +598,8 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         for (index, &(m, _)) in ordered.iter().enumerate() {
             let quiet = !self.is_capture(m) && m.kind() != MoveKind::Promotion;
             // Late-move pruning of quiet moves near the leaves.
-            if !pv_node
+            if selective
+                && !pv_node
                 && !in_check
                 && quiet
                 && depth <= 3
@@ -608,7 +616,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             if index == 0 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, gives_check, true);
             } else {
-                let r = if quiet && !in_check && !gives_check {
+                let r = if selective && quiet && !in_check && !gives_check {
                     let mut r = reduction(depth, index + 1);
                     if pv_node {
                         r -= 1;
@@ -750,6 +758,7 @@ pub fn search<B: Bitboard>(
         done: AtomicBool::new(false),
         limits,
         budget,
+        selective: config.selective,
         started,
     };
     let legal = position.legal_moves();

@@ -1,0 +1,47 @@
+//! Games between two settings are legal from the first move to the last,
+//! and end exactly where the rules say.
+
+use kurier_engine::eval::EvalParams;
+use kurier_engine::game::AnyGame;
+use kurier_engine::position::Position;
+use kurier_engine::variant::Variant;
+use kurier_engine::with_game;
+use kurier_tuner::openings::{random_opening, Rng};
+use kurier_tuner::play::{play_game, Player, PlayerSettings};
+
+#[test]
+fn games_replay_legally_and_end_by_the_rules() {
+    for name in Variant::built_in_names() {
+        let variant = Variant::built_in(name).unwrap();
+        let params = EvalParams::for_variant(&variant).unwrap();
+        let settings = |name: &str, params: EvalParams| PlayerSettings {
+            name: name.to_string(),
+            params,
+            nodes: 300,
+            selective: true,
+        };
+        let game = AnyGame::new(variant).unwrap();
+        with_game!(&game, g => {
+            let first = Player::new(g, settings("default", params.clone()));
+            let second = Player::new(g, settings("material", params.material_only()));
+            let start = Position::startpos(g.clone());
+            let opening = random_opening(&start, 6, &mut Rng::new(7));
+            let record = play_game(&opening, &first, &second, 160);
+            // Replay the moves from the opening through the move parser.
+            let mut replay = opening.clone();
+            for text in &record.moves {
+                assert!(replay.outcome().is_none(), "{name}: play went on after the game ended");
+                let legal = replay.parse_uci(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+                replay.make_move(legal);
+            }
+            match record.termination {
+                Some(termination) => {
+                    let outcome = replay.outcome().expect("the game ended");
+                    assert_eq!(outcome.termination, termination, "{name}");
+                    assert_eq!(outcome.result, record.result, "{name}");
+                }
+                None => assert_eq!(record.moves.len(), 160, "{name}: stopped early without a reason"),
+            }
+        });
+    }
+}
