@@ -186,13 +186,7 @@ impl EvalParams {
             message,
         };
         let file: ValuesFile =
-            toml::from_str(text).map_err(|e| error(e.to_string().trim_end().replace('\n', " ")))?;
-        if file.variant != variant.name {
-            return Err(error(format!(
-                "the file is for '{}', not '{}'",
-                file.variant, variant.name
-            )));
-        }
+            parse_for_variant(variant, text, source, |f: &ValuesFile| &f.variant)?;
         let mut params = EvalParams::neutral(variant);
         for (letter, &value) in &file.values {
             let piece_type = type_of(variant, letter).ok_or_else(|| {
@@ -313,13 +307,7 @@ impl EvalParams {
             message,
         };
         let file: ParamsFile =
-            toml::from_str(text).map_err(|e| error(e.to_string().trim_end().replace('\n', " ")))?;
-        if file.variant != variant.name {
-            return Err(error(format!(
-                "the file is for '{}', not '{}'",
-                file.variant, variant.name
-            )));
-        }
+            parse_for_variant(variant, text, source, |f: &ParamsFile| &f.variant)?;
         let mut params = EvalParams::neutral(variant);
         let layout = params.layout.clone();
         for (section, map, index) in [
@@ -375,6 +363,30 @@ impl EvalParams {
     }
 }
 
+/// Parses a TOML file that names the variant it is for, and checks
+/// that it is `variant`.
+fn parse_for_variant<T: serde::de::DeserializeOwned>(
+    variant: &Variant,
+    text: &str,
+    source: &str,
+    named: impl Fn(&T) -> &String,
+) -> Result<T, ParamsError> {
+    let error = |message: String| ParamsError {
+        source: source.to_string(),
+        message,
+    };
+    let file: T =
+        toml::from_str(text).map_err(|e| error(e.to_string().trim_end().replace('\n', " ")))?;
+    if *named(&file) != variant.name {
+        return Err(error(format!(
+            "the file is for '{}', not '{}'",
+            named(&file),
+            variant.name
+        )));
+    }
+    Ok(file)
+}
+
 fn type_of(variant: &Variant, letter: &str) -> Option<usize> {
     let mut chars = letter.chars();
     match (chars.next(), chars.next()) {
@@ -413,8 +425,9 @@ pub const MAX_PHASE: i32 = 256;
 #[derive(Clone, Debug)]
 pub struct Evaluator<B> {
     params: EvalParams,
-    /// `[type][square]`: centred empty-board move count.
-    square_term: Vec<Vec<i32>>,
+    /// `[type * squares + square]`: centred empty-board move count.
+    square_term: Vec<i32>,
+    squares: usize,
     /// `[color][square]`: squares ahead of a pawn on its file and the
     /// neighbouring files (a passed pawn has no enemy pawn there).
     passed_span: [Vec<B>; 2],
@@ -433,7 +446,7 @@ impl<B: Bitboard> Evaluator<B> {
         let square_term = game
             .pieces
             .iter()
-            .map(|moves| {
+            .flat_map(|moves| {
                 let counts: Vec<i32> = (0..squares)
                     .map(|index| {
                         let (quiet, capture) = moves.targets(
@@ -447,7 +460,7 @@ impl<B: Bitboard> Evaluator<B> {
                     })
                     .collect();
                 let average = counts.iter().sum::<i32>() / squares.max(1) as i32;
-                counts.iter().map(|count| count - average).collect()
+                counts.into_iter().map(move |count| count - average)
             })
             .collect();
         let files = geometry.files();
@@ -485,6 +498,7 @@ impl<B: Bitboard> Evaluator<B> {
         Evaluator {
             params,
             square_term,
+            squares,
             passed_span,
             neighbour_files,
             start_phase_material: start_phase_material.max(1),
@@ -549,8 +563,8 @@ impl<B: Bitboard> Evaluator<B> {
                 let mut square_sum = 0;
                 let mut mobility = 0;
                 for square in pieces.squares() {
-                    square_sum +=
-                        self.square_term[piece_type][geometry.relative_index(square, color)];
+                    square_sum += self.square_term
+                        [piece_type * self.squares + geometry.relative_index(square, color)];
                     if pawn || piece_type == game.king {
                         continue;
                     }

@@ -82,6 +82,10 @@ impl fmt::Display for Color {
 pub struct Geometry<B> {
     files: u8,
     ranks: u8,
+    /// File and rank of every square index (division by a run-time
+    /// width is slow, and these are asked for in hot loops).
+    file_of: [u8; MAX_SQUARES],
+    rank_of: [u8; MAX_SQUARES],
     board: B,
     file_masks: Vec<B>,
     rank_masks: Vec<B>,
@@ -120,9 +124,17 @@ impl<B: Bitboard> Geometry<B> {
                     .fold(B::EMPTY, |acc, (_, mask)| acc | *mask)
             })
             .collect();
+        let mut file_of = [0u8; MAX_SQUARES];
+        let mut rank_of = [0u8; MAX_SQUARES];
+        for index in 0..squares {
+            file_of[usize::from(index)] = (index % u16::from(files)) as u8;
+            rank_of[usize::from(index)] = (index / u16::from(files)) as u8;
+        }
         Geometry {
             files,
             ranks,
+            file_of,
+            rank_of,
             board,
             file_masks,
             rank_masks,
@@ -163,12 +175,12 @@ impl<B: Bitboard> Geometry<B> {
     /// The file of a square (0 = `a`).
     #[inline(always)]
     pub fn file_of(&self, square: Square) -> u8 {
-        square.byte() % self.files
+        self.file_of[square.index()]
     }
     /// The rank of a square (0 = rank 1).
     #[inline(always)]
     pub fn rank_of(&self, square: Square) -> u8 {
-        square.byte() / self.files
+        self.rank_of[square.index()]
     }
     /// The rank of a square counted from `color`'s own side (0 = its first rank).
     #[inline(always)]

@@ -328,26 +328,9 @@ impl<B: Bitboard> Position<B> {
         let from = Square::new(played.from());
         let to = Square::new(played.to());
         let us = self.side;
-        self.history.push(Undo {
-            played,
-            moved: Piece::NONE,
-            captured: Piece::NONE,
-            unmoved: self.unmoved,
-            en_passant: self.en_passant,
-            en_passant_victim: self.en_passant_victim,
-            en_passant_keyed: self.en_passant_keyed,
-            halfmove: self.halfmove,
-            key: self.key,
-        });
+        self.push_undo(played);
         let previous_victim = self.en_passant_victim;
-        let mut key = self.key ^ z.side();
-        if self.en_passant_keyed {
-            for square in self.en_passant.squares() {
-                key ^= z.en_passant(square);
-            }
-        }
-        self.en_passant = B::EMPTY;
-        self.en_passant_victim = Piece::NONE;
+        let mut key = self.key ^ self.clear_en_passant();
         let mut unmoved = self.unmoved;
         self.halfmove += 1;
 
@@ -427,13 +410,11 @@ impl<B: Bitboard> Position<B> {
         self.key = key;
     }
 
-    /// Passes the move (for null-move pruning): the side to move changes,
-    /// en passant is gone, and the halfmove clock restarts so that no
-    /// repetition is seen across the pass. Undo with [`Position::unmake_move`].
-    pub fn make_null_move(&mut self) {
-        let z = &self.game.zobrist;
+    /// Saves what unmake needs to restore before `played` is made.
+    #[inline(always)]
+    fn push_undo(&mut self, played: Move) {
         self.history.push(Undo {
-            played: Move::NULL,
+            played,
             moved: Piece::NONE,
             captured: Piece::NONE,
             unmoved: self.unmoved,
@@ -443,15 +424,31 @@ impl<B: Bitboard> Position<B> {
             halfmove: self.halfmove,
             key: self.key,
         });
-        let mut key = self.key ^ z.side();
+    }
+
+    /// Removes the en-passant squares; returns what to XOR into the key
+    /// for that and for the change of side to move.
+    #[inline(always)]
+    fn clear_en_passant(&mut self) -> u64 {
+        let z = &self.game.zobrist;
+        let mut change = z.side();
         if self.en_passant_keyed {
             for square in self.en_passant.squares() {
-                key ^= z.en_passant(square);
+                change ^= z.en_passant(square);
             }
         }
         self.en_passant = B::EMPTY;
         self.en_passant_victim = Piece::NONE;
         self.en_passant_keyed = false;
+        change
+    }
+
+    /// Passes the move (for null-move pruning): the side to move changes,
+    /// en passant is gone, and the halfmove clock restarts so that no
+    /// repetition is seen across the pass. Undo with [`Position::unmake_move`].
+    pub fn make_null_move(&mut self) {
+        self.push_undo(Move::NULL);
+        let key = self.key ^ self.clear_en_passant();
         self.halfmove = 0;
         self.side = self.side.flip();
         self.key = key;
