@@ -66,6 +66,15 @@ pub struct PieceMoves<B> {
     pub slides: bool,
 }
 
+impl<B: Bitboard> PieceMoves<B> {
+    /// Whether the piece only leaps, with no first-move parts: its
+    /// targets are then two table lookups.
+    #[inline(always)]
+    pub fn plain_leaper(&self) -> bool {
+        !self.slides && !self.has_initial_leaps
+    }
+}
+
 /// The step as seen by `color`: Black's pieces are turned half a turn.
 fn oriented((dx, dy): (i32, i32), color: Color) -> (i32, i32) {
     match color {

@@ -418,6 +418,11 @@ impl Accumulator for Sum<'_> {
     }
 }
 
+/// How far outside the search window the cheap part of the evaluation
+/// must be for the mobility terms to be skipped (they rarely move the
+/// score by more).
+pub const LAZY_MARGIN: i32 = 250;
+
 /// The largest game phase: all pieces of the start position on the board.
 pub const MAX_PHASE: i32 = 256;
 
@@ -519,25 +524,90 @@ impl<B: Bitboard> Evaluator<B> {
 
     /// The evaluation in centipawns from the side to move's point of view.
     pub fn evaluate(&self, position: &Position<B>) -> i32 {
+        self.evaluate_within(position, -i32::MAX, i32::MAX).0
+    }
+
+    /// The evaluation, or, when the terms that need no move generation
+    /// already put it more than [`LAZY_MARGIN`] outside `(alpha, beta)`,
+    /// that cheaper estimate. The flag says whether the result is exact.
+    pub fn evaluate_within(&self, position: &Position<B>, alpha: i32, beta: i32) -> (i32, bool) {
         let mut sum = Sum {
             weights: &self.params.weights,
             middlegame: 0,
             endgame: 0,
         };
-        self.terms(position, &mut sum);
         let phase = self.phase(position);
-        let mut score = (sum.middlegame * phase + sum.endgame * (MAX_PHASE - phase)) / MAX_PHASE;
-        score += self.rules_knowledge(position);
-        match position.side_to_move() {
-            Color::White => score,
-            Color::Black => -score,
+        let knowledge = self.rules_knowledge(position);
+        let finish = |sum: &Sum<'_>| {
+            let score = (sum.middlegame * phase + sum.endgame * (MAX_PHASE - phase)) / MAX_PHASE
+                + knowledge;
+            match position.side_to_move() {
+                Color::White => score,
+                Color::Black => -score,
+            }
+        };
+        self.static_terms(position, &mut sum);
+        let estimate = finish(&sum);
+        if estimate.saturating_add(LAZY_MARGIN) <= alpha
+            || estimate.saturating_sub(LAZY_MARGIN) >= beta
+        {
+            return (estimate, false);
         }
+        self.mobility_terms(position, &mut sum);
+        (finish(&sum), true)
     }
 
     /// Feeds every weighted term of `position` to `accumulator`.
     pub fn terms<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
+        self.static_terms(position, accumulator);
+        self.mobility_terms(position, accumulator);
+    }
+
+    /// The terms that need no move generation: material, squares, pawn
+    /// structure, king shelter, tempo.
+    fn static_terms<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
         let game = &**position.game();
         let geometry = &game.geometry;
+        let layout = &self.params.layout;
+        for color in Color::BOTH {
+            let sign = match color {
+                Color::White => 1,
+                Color::Black => -1,
+            };
+            let own = position.color_pieces(color);
+            for piece_type in 0..game.pieces.len() {
+                let pieces = position.pieces(color, piece_type);
+                if pieces.is_empty() {
+                    continue;
+                }
+                accumulator.add(layout.material(piece_type), sign * pieces.count() as i32);
+                let square_sum: i32 = pieces
+                    .squares()
+                    .map(|square| {
+                        self.square_term
+                            [piece_type * self.squares + geometry.relative_index(square, color)]
+                    })
+                    .sum();
+                accumulator.add(layout.square(piece_type), sign * square_sum);
+                if game.is_pawn(piece_type) {
+                    self.pawn_terms(position, color, piece_type, sign, accumulator);
+                }
+            }
+            let king = position.king_square(color);
+            let shield = game.pieces[game.king].capture_leaps[color.index()][king.index()] & own;
+            accumulator.add(layout.king_shield(), sign * shield.count() as i32);
+        }
+        let to_move = match position.side_to_move() {
+            Color::White => 1,
+            Color::Black => -1,
+        };
+        accumulator.add(layout.tempo(), to_move);
+    }
+
+    /// The terms that generate moves: mobility and attacks on the squares
+    /// around the enemy king.
+    fn mobility_terms<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
+        let game = &**position.game();
         let tables = game.tables();
         let layout = &self.params.layout;
         let occupied = position.occupied();
@@ -553,44 +623,35 @@ impl<B: Bitboard> Evaluator<B> {
                 | B::square(enemy_king);
             let mut zone_attacks = 0;
             for (piece_type, moves) in game.pieces.iter().enumerate() {
+                if game.is_pawn(piece_type) || piece_type == game.king {
+                    continue;
+                }
                 let pieces = position.pieces(color, piece_type);
                 if pieces.is_empty() {
                     continue;
                 }
-                accumulator.add(layout.material(piece_type), sign * pieces.count() as i32);
-                let pawn = game.is_pawn(piece_type);
                 let initial = position.initial_squares(piece_type, color);
-                let mut square_sum = 0;
+                let plain = moves.plain_leaper();
+                let c = color.index();
                 let mut mobility = 0;
                 for square in pieces.squares() {
-                    square_sum += self.square_term
-                        [piece_type * self.squares + geometry.relative_index(square, color)];
-                    if pawn || piece_type == game.king {
-                        continue;
-                    }
-                    let (quiet, capture) =
-                        moves.targets(&tables, color, square, occupied, initial.has(square));
+                    let (quiet, capture) = if plain {
+                        (
+                            moves.quiet_leaps[c][square.index()],
+                            moves.capture_leaps[c][square.index()],
+                        )
+                    } else {
+                        moves.targets(&tables, color, square, occupied, initial.has(square))
+                    };
                     mobility += ((quiet & !occupied) | (capture & !own)).count() as i32;
                     zone_attacks += (capture & enemy_zone).count() as i32;
                 }
-                accumulator.add(layout.square(piece_type), sign * square_sum);
                 if mobility != 0 {
                     accumulator.add(layout.mobility(piece_type), sign * mobility);
                 }
-                if pawn {
-                    self.pawn_terms(position, color, piece_type, sign, accumulator);
-                }
             }
             accumulator.add(layout.king_attack(), -sign * zone_attacks);
-            let king = position.king_square(color);
-            let shield = game.pieces[game.king].capture_leaps[color.index()][king.index()] & own;
-            accumulator.add(layout.king_shield(), sign * shield.count() as i32);
         }
-        let to_move = match position.side_to_move() {
-            Color::White => 1,
-            Color::Black => -1,
-        };
-        accumulator.add(layout.tempo(), to_move);
     }
 
     fn pawn_terms<A: Accumulator>(

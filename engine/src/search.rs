@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use crate::bitboard::Bitboard;
 use crate::eval::Evaluator;
 use crate::geometry::Square;
+use crate::movegen::{MoveList, TacticalMoves};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::{GameResult, Outcome};
@@ -242,7 +243,13 @@ struct Worker<'s, B: Bitboard> {
     root_excluded: Vec<Move>,
     /// Evaluations by key, direct-mapped: `(key, score)`.
     eval_cache: Vec<(u64, i32)>,
+    /// Per ply, reused lists: generated moves, and moves in search order.
+    move_buffers: Vec<Vec<Move>>,
+    order_buffers: Vec<Vec<Ordered>>,
 }
+
+/// A move in search order: its sort key, the move, its exchange balance.
+type Ordered = (i64, Move, i32);
 
 /// Entries of each thread's evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 14;
@@ -305,6 +312,8 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             stopped: false,
             root_excluded: Vec::new(),
             eval_cache: vec![(0, 0); EVAL_CACHE],
+            move_buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            order_buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
         }
     }
 
@@ -318,6 +327,25 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         }
         let score = self.shared.evaluator.evaluate(&self.position);
         *slot = (key, score);
+        score
+    }
+
+    /// The evaluation, possibly only estimated when it is far outside
+    /// `(alpha, beta)` (see [`Evaluator::evaluate_within`]); exact results
+    /// are cached.
+    fn evaluate_within(&mut self, alpha: i32, beta: i32) -> i32 {
+        let key = self.position.key();
+        let slot = self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        if slot.0 == key && key != 0 {
+            return slot.1;
+        }
+        let (score, exact) = self
+            .shared
+            .evaluator
+            .evaluate_within(&self.position, alpha, beta);
+        if exact {
+            self.eval_cache[key as usize & (EVAL_CACHE - 1)] = (key, score);
+        }
         score
     }
 
@@ -366,7 +394,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
     /// Orders moves: hash move, winning and equal captures and promotions
     /// by victim value, killers, quiet moves by history, losing captures.
     /// Returns each move with its exchange balance (0 for quiet moves).
-    fn order(&self, moves: &[Move], hash_move: Move, ply: usize) -> Vec<(Move, i32)> {
+    fn order(&self, moves: &[Move], hash_move: Move, ply: usize, ordered: &mut Vec<Ordered>) {
         let evaluator = self.shared.evaluator;
         let position = &self.position;
         let value = |square: u8| {
@@ -374,42 +402,38 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 evaluator.params().piece_value(piece.piece_type()).0
             })
         };
-        let mut keyed: Vec<(i64, Move, i32)> = moves
-            .iter()
-            .map(|&m| {
-                let tactical = self.is_capture(m) || m.kind() == MoveKind::Promotion;
-                // Taking a piece worth at least the taker cannot lose
-                // material: the exchange needs no evaluation then.
-                let gain = if !tactical {
-                    0
-                } else if m.kind() == MoveKind::Normal && value(m.to()) >= value(m.from()) {
-                    value(m.to()) - value(m.from())
+        ordered.clear();
+        ordered.extend(moves.iter().map(|&m| {
+            let tactical = self.is_capture(m) || m.kind() == MoveKind::Promotion;
+            // Taking a piece worth at least the taker cannot lose
+            // material: the exchange needs no evaluation then.
+            let gain = if !tactical {
+                0
+            } else if m.kind() == MoveKind::Normal && value(m.to()) >= value(m.from()) {
+                value(m.to()) - value(m.from())
+            } else {
+                see(position, evaluator, m)
+            };
+            let key: i64 = if m == hash_move {
+                1 << 40
+            } else if tactical {
+                let victim = if m.kind() == MoveKind::EnPassant {
+                    100
                 } else {
-                    see(position, evaluator, m)
+                    value(m.to())
                 };
-                let key: i64 = if m == hash_move {
-                    1 << 40
-                } else if tactical {
-                    let victim = if m.kind() == MoveKind::EnPassant {
-                        100
-                    } else {
-                        value(m.to())
-                    };
-                    let base = if gain >= 0 { 1 << 32 } else { -(1 << 32) };
-                    base + i64::from(victim) * 16 - i64::from(value(m.from())) / 16
-                        + i64::from(gain)
-                } else if self.killers[ply][0] == m {
-                    1 << 31
-                } else if self.killers[ply][1] == m {
-                    (1 << 31) - 1
-                } else {
-                    i64::from(self.history[self.history_index(m)])
-                };
-                (-key, m, gain)
-            })
-            .collect();
-        keyed.sort_unstable_by_key(|(key, _, _)| *key);
-        keyed.into_iter().map(|(_, m, gain)| (m, gain)).collect()
+                let base = if gain >= 0 { 1 << 32 } else { -(1 << 32) };
+                base + i64::from(victim) * 16 - i64::from(value(m.from())) / 16 + i64::from(gain)
+            } else if self.killers[ply][0] == m {
+                1 << 31
+            } else if self.killers[ply][1] == m {
+                (1 << 31) - 1
+            } else {
+                i64::from(self.history[self.history_index(m)])
+            };
+            (-key, m, gain)
+        }));
+        ordered.sort_unstable_by_key(|(key, _, _)| *key);
     }
 
     fn update_quiet_stats(&mut self, best: Move, quiets_tried: &[Move], depth: i32, ply: usize) {
@@ -459,22 +483,38 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             return self.evaluate();
         }
         let mut best;
-        let moves = if in_check {
+        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
+        moves.clear();
+        if in_check {
             best = -INFINITY;
-            self.position.legal_moves()
+            let mut list = MoveList(moves);
+            self.position.generate(&mut list);
+            moves = list.0;
         } else {
-            let stand_pat = self.evaluate();
+            let stand_pat = self.evaluate_within(alpha, beta);
             if stand_pat >= beta {
+                self.move_buffers[ply] = moves;
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            self.position.tactical_moves()
-        };
+            let mut tactical = TacticalMoves {
+                enemy: self
+                    .position
+                    .color_pieces(self.position.side_to_move().flip()),
+                moves,
+            };
+            self.position.generate(&mut tactical);
+            moves = tactical.moves;
+        }
         if in_check && moves.is_empty() {
+            self.move_buffers[ply] = moves;
             return -MATE + ply as i32;
         }
-        for (m, gain) in self.order(&moves, Move::NULL, ply) {
+        let mut ordered = std::mem::take(&mut self.order_buffers[ply]);
+        self.order(&moves, Move::NULL, ply, &mut ordered);
+        self.move_buffers[ply] = moves;
+        for &(_, m, gain) in &ordered {
             if !in_check && gain < 0 {
                 continue;
             }
@@ -495,6 +535,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 }
             }
         }
+        self.order_buffers[ply] = ordered;
         best
     }
 
@@ -589,13 +630,14 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 outcome_score(&self.position, self.position.stalemate_result(), ply)
             };
         }
-        let ordered = self.order(&moves, hash_move, ply);
+        let mut ordered = std::mem::take(&mut self.order_buffers[ply]);
+        self.order(&moves, hash_move, ply, &mut ordered);
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut quiets_tried = Vec::new();
-        for (index, &(m, _)) in ordered.iter().enumerate() {
+        for (index, &(_, m, _)) in ordered.iter().enumerate() {
             let quiet = !self.is_capture(m) && m.kind() != MoveKind::Promotion;
             // Late-move pruning of quiet moves near the leaves.
             if selective
@@ -668,6 +710,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 }
             }
         }
+        self.order_buffers[ply] = ordered;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {

@@ -1,9 +1,10 @@
 //! Kurier's integration tests: a naive reference move generator written
-//! from RULES.md alone, hand-counted positions, perft-suite reading, and
-//! helpers to walk through random games. The tests themselves are in
-//! `tests/`.
+//! from RULES.md alone, hand-counted positions, perft-suite reading,
+//! helpers to walk through random games, and tactics-suite reading with a
+//! brute-force mate finder. The tests themselves are in `tests/`.
 
 pub mod epd;
 pub mod hand_counted;
 pub mod play;
 pub mod reference;
+pub mod tactics;

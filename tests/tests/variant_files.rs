@@ -658,7 +658,11 @@ fn duplicate_castling_is_rejected() {
     let text = courier_with_castling(&[]);
     let entry = &text[text.find("\n[[castling]]").unwrap()..];
     let doubled = format!("{text}{entry}");
-    rejected(&doubled, "castling[1]", &["the same king move is given twice"]);
+    rejected(
+        &doubled,
+        "castling[1]",
+        &["the same king move is given twice"],
+    );
 }
 
 #[test]
@@ -670,7 +674,11 @@ fn kq_rights_refuse_other_first_move_rights() {
         "bare_king = true",
         "bare_king = true\nrights = \"kq\"",
     );
-    rejected(&text, "rights", &["cannot write the first-move right of the elephant"]);
+    rejected(
+        &text,
+        "rights",
+        &["cannot write the first-move right of the elephant"],
+    );
 }
 
 #[test]
@@ -719,5 +727,9 @@ fn promotion_to_a_pawn_is_rejected() {
 fn range_after_k_is_explained() {
     let text = courier_with("betza = \"A\"", "betza = \"K2\"");
     let error = Variant::from_toml(&text, "broken.toml").unwrap_err();
-    assert!(error.message.contains("takes no range"), "{}", error.message);
+    assert!(
+        error.message.contains("takes no range"),
+        "{}",
+        error.message
+    );
 }
