@@ -76,6 +76,17 @@ enum Command {
     },
 }
 
+/// Prints a line to standard output; a closed output (say, piped into
+/// `head`) ends the command quietly instead of panicking like `println!`.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 fn load(variant: &str, variant_file: Option<&PathBuf>) -> Result<AnyGame, String> {
     let description = match variant_file {
         Some(path) => Variant::from_file(path),
@@ -140,7 +151,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let mut seconds = 0.0;
             for line in &lines {
                 let time = line.time.as_secs_f64();
-                println!(
+                say!(
                     "{:<18} {:>12} nodes {:>8.3} s {:>10.0} nps",
                     line.variant,
                     line.nodes,
@@ -150,9 +161,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 nodes += line.nodes;
                 seconds += time;
             }
-            println!("Total time (ms) : {:.0}", seconds * 1000.0);
-            println!("Nodes searched  : {nodes}");
-            println!("Nodes/second    : {:.0}", nodes as f64 / seconds.max(1e-9));
+            say!("Total time (ms) : {:.0}", seconds * 1000.0);
+            say!("Nodes searched  : {nodes}");
+            say!("Nodes/second    : {:.0}", nodes as f64 / seconds.max(1e-9));
             Ok(())
         }
         Command::Perft {
@@ -172,19 +183,19 @@ fn run(cli: Cli) -> Result<(), String> {
                 let nodes = if split && depth > 0 {
                     let lines = divide(&mut position, depth);
                     for (legal, count) in &lines {
-                        println!("{}: {count}", position.uci(*legal));
+                        say!("{}: {count}", position.uci(*legal));
                     }
                     lines.iter().map(|(_, count)| count).sum()
                 } else {
                     perft(&mut position, depth)
                 };
                 let seconds = started.elapsed().as_secs_f64();
-                println!(
+                say!(
                     "# {} depth {depth}: {seconds:.3} s, {:.2} M nodes/s",
                     g.variant.name,
                     nodes as f64 / seconds.max(1e-9) / 1e6
                 );
-                println!("nodes {nodes}");
+                say!("nodes {nodes}");
                 Ok(())
             })
         }
