@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{assert_legal, fen_after, Engine};
+use common::{assert_legal, fen_after, Engine, WAIT};
 
 impl Engine {
     /// `isready` answered with `readyok`: everything before is handled.
@@ -16,7 +16,13 @@ impl Engine {
 
     /// The move of the next `bestmove` line.
     fn best_move(&mut self) -> String {
-        let line = self.expect("bestmove ");
+        self.best_move_within("'bestmove '", WAIT)
+    }
+
+    /// The move of the next `bestmove` line, which must come within `timeout`.
+    fn best_move_within(&mut self, what: &str, timeout: Duration) -> String {
+        let lines = self.read_until_within(what, timeout, |l| l.starts_with("bestmove "));
+        let line = lines.last().cloned().unwrap_or_default();
         line.split_whitespace()
             .nth(1)
             .unwrap_or_else(|| self.fail("bestmove without a move"))
@@ -142,32 +148,14 @@ fn time_limits_infinite_and_ponder() {
     engine.send("go infinite");
     engine.expect_none_for("bestmove", Duration::from_millis(300));
     engine.send("stop");
-    let best = engine.read_until_within("bestmove after stop", Duration::from_secs(5), |l| {
-        l.starts_with("bestmove ")
-    });
-    let best = best
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = engine.best_move_within("bestmove after stop", Duration::from_secs(5));
     assert_legal("courier", None, &[], &best);
 
     engine.send("position startpos moves e2e3 e7e6");
     engine.send("go ponder wtime 3000 btime 3000");
     engine.expect_none_for("bestmove", Duration::from_millis(300));
     engine.send("ponderhit");
-    let best = engine.read_until_within("bestmove after ponderhit", Duration::from_secs(5), |l| {
-        l.starts_with("bestmove ")
-    });
-    let best = best
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = engine.best_move_within("bestmove after ponderhit", Duration::from_secs(5));
     assert_legal("courier", None, &["e2e3", "e7e6"], &best);
     assert!(engine.quit().success());
 }
