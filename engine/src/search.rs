@@ -897,3 +897,29 @@ pub fn search<B: Bitboard>(
     result.nodes = shared.nodes.load(Ordering::Relaxed);
     result
 }
+
+/// The quiescence-search score of `position` for the side to move: the
+/// static evaluation once the captures worth making (and check evasions)
+/// are played out. A position whose quiescence score equals its static
+/// evaluation and whose side to move is not in check is *quiet*: the
+/// evaluation is not about to change by force. The tuner keeps only such
+/// positions.
+pub fn quiescence_score<B: Bitboard>(position: &Position<B>, evaluator: &Evaluator<B>) -> i32 {
+    let tt = TranspositionTable::new(1);
+    let limits = Limits::default();
+    let control = Control::new(false);
+    let shared = Shared {
+        evaluator,
+        tt: &tt,
+        control: &control,
+        nodes: AtomicU64::new(0),
+        done: AtomicBool::new(false),
+        limits: &limits,
+        budget: None,
+        selective: true,
+        started: Instant::now(),
+    };
+    let mut worker = Worker::new(&shared, position.clone(), true);
+    let in_check = position.in_check();
+    worker.quiescence(-INFINITY, INFINITY, 0, in_check)
+}
