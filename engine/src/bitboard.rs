@@ -60,6 +60,8 @@ pub trait Bitboard:
     fn wrapping_add(self, rhs: Self) -> Self;
     /// Every bit from `square` upwards.
     fn ones_from(square: Square) -> Self;
+    /// The 64-bit words of the set XORed together: a cheap input for hashing.
+    fn fold(self) -> u64;
 
     /// Whether the set has at least one square.
     #[inline(always)]
@@ -154,6 +156,10 @@ impl Bitboard for u128 {
     #[inline(always)]
     fn ones_from(square: Square) -> Self {
         u128::MAX << square.index()
+    }
+    #[inline(always)]
+    fn fold(self) -> u64 {
+        (self as u64) ^ ((self >> 64) as u64)
     }
 }
 
@@ -314,6 +320,10 @@ impl Bitboard for U256 {
         } else {
             U256::new(0, u128::MAX << (index - 128))
         }
+    }
+    #[inline(always)]
+    fn fold(self) -> u64 {
+        self.low.fold() ^ self.high.fold()
     }
 }
 

@@ -34,6 +34,7 @@ use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::{Color, Square};
 use crate::position::Position;
+use crate::psq::{PieceSquareTable, PieceSquareValue};
 use crate::variant::Variant;
 
 /// A middlegame and an endgame weight, in centipawns.
@@ -440,6 +441,10 @@ pub struct Evaluator<B> {
     neighbour_files: Vec<B>,
     /// Middlegame material of everything but pawns and kings at the start.
     start_phase_material: i32,
+    /// The pawn type when the game has exactly one (the pawn cache's case).
+    only_pawn_type: Option<usize>,
+    /// Material and square terms, and phase material, per piece and square.
+    piece_squares: Arc<PieceSquareTable>,
 }
 
 impl<B: Bitboard> Evaluator<B> {
@@ -448,7 +453,7 @@ impl<B: Bitboard> Evaluator<B> {
         let geometry = &game.geometry;
         let tables = game.tables();
         let squares = geometry.squares();
-        let square_term = game
+        let square_term: Vec<i32> = game
             .pieces
             .iter()
             .flat_map(|moves| {
@@ -500,6 +505,7 @@ impl<B: Bitboard> Evaluator<B> {
         });
         let start = Position::startpos(game.clone());
         let start_phase_material = phase_material(&start, &params);
+        let piece_squares = Arc::new(piece_square_table(game, &params, &square_term));
         Evaluator {
             params,
             square_term,
@@ -507,6 +513,9 @@ impl<B: Bitboard> Evaluator<B> {
             passed_span,
             neighbour_files,
             start_phase_material: start_phase_material.max(1),
+            only_pawn_type: (game.pawn_types.count_ones() == 1)
+                .then(|| game.pawn_types.trailing_zeros() as usize),
+            piece_squares,
         }
     }
 
@@ -518,63 +527,90 @@ impl<B: Bitboard> Evaluator<B> {
     /// The game phase, from [`MAX_PHASE`] (all pieces) down to 0 (only
     /// kings and pawns).
     pub fn phase(&self, position: &Position<B>) -> i32 {
-        (phase_material(position, &self.params) * MAX_PHASE / self.start_phase_material)
-            .min(MAX_PHASE)
+        self.phase_of_material(phase_material(position, &self.params))
+    }
+
+    fn phase_of_material(&self, material: i32) -> i32 {
+        (material * MAX_PHASE / self.start_phase_material).min(MAX_PHASE)
     }
 
     /// The evaluation in centipawns from the side to move's point of view.
     pub fn evaluate(&self, position: &Position<B>) -> i32 {
-        self.evaluate_within(position, -i32::MAX, i32::MAX).0
+        let mut sum = self.sum();
+        self.terms(position, &mut sum);
+        self.finish(position, &sum, self.phase(position))
     }
 
     /// The evaluation, or, when the terms that need no move generation
     /// already put it more than [`LAZY_MARGIN`] outside `(alpha, beta)`,
     /// that cheaper estimate. The flag says whether the result is exact.
-    pub fn evaluate_within(&self, position: &Position<B>, alpha: i32, beta: i32) -> (i32, bool) {
-        let mut sum = Sum {
-            weights: &self.params.weights,
-            middlegame: 0,
-            endgame: 0,
-        };
-        let phase = self.phase(position);
-        let knowledge = self.rules_knowledge(position);
-        let finish = |sum: &Sum<'_>| {
-            let score = (sum.middlegame * phase + sum.endgame * (MAX_PHASE - phase)) / MAX_PHASE
-                + knowledge;
-            match position.side_to_move() {
-                Color::White => score,
-                Color::Black => -score,
-            }
-        };
-        self.static_terms(position, &mut sum);
-        let estimate = finish(&sum);
+    /// Equal to [`Evaluator::evaluate`] when exact; `pawns` remembers pawn
+    /// structures already scored.
+    pub fn evaluate_within(
+        &self,
+        position: &Position<B>,
+        alpha: i32,
+        beta: i32,
+        pawns: &mut PawnCache<B>,
+    ) -> (i32, bool) {
+        let mut sum = self.sum();
+        self.king_and_tempo_terms(position, &mut sum);
+        let pieces = position.piece_square_sum(&self.piece_squares);
+        let Pair(middlegame, endgame) = self.cached_pawn_structure(position, pawns);
+        sum.middlegame += pieces.middlegame + middlegame;
+        sum.endgame += pieces.endgame + endgame;
+        let phase = self.phase_of_material(pieces.phase);
+        let estimate = self.finish(position, &sum, phase);
         if estimate.saturating_add(LAZY_MARGIN) <= alpha
             || estimate.saturating_sub(LAZY_MARGIN) >= beta
         {
             return (estimate, false);
         }
         self.mobility_terms(position, &mut sum);
-        (finish(&sum), true)
+        (self.finish(position, &sum, phase), true)
+    }
+
+    /// The table of material and square terms that search positions
+    /// keep summed (see [`Position::set_piece_square_table`]).
+    pub fn piece_square_table(&self) -> &Arc<PieceSquareTable> {
+        &self.piece_squares
+    }
+
+    /// An empty sum of this parameter set's weights.
+    fn sum(&self) -> Sum<'_> {
+        Sum {
+            weights: &self.params.weights,
+            middlegame: 0,
+            endgame: 0,
+        }
+    }
+
+    /// Tapers the summed terms by the game phase, adds the rules
+    /// knowledge, and turns the result to the side to move's view.
+    fn finish(&self, position: &Position<B>, sum: &Sum<'_>, phase: i32) -> i32 {
+        let score = (sum.middlegame * phase + sum.endgame * (MAX_PHASE - phase)) / MAX_PHASE
+            + self.rules_knowledge(position);
+        match position.side_to_move() {
+            Color::White => score,
+            Color::Black => -score,
+        }
     }
 
     /// Feeds every weighted term of `position` to `accumulator`.
     pub fn terms<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
-        self.static_terms(position, accumulator);
+        self.piece_terms(position, accumulator);
+        self.king_and_tempo_terms(position, accumulator);
+        self.pawn_structure(position, accumulator);
         self.mobility_terms(position, accumulator);
     }
 
-    /// The terms that need no move generation: material, squares, pawn
-    /// structure, king shelter, tempo.
-    fn static_terms<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
+    /// Material and square terms (what the piece-square table sums).
+    fn piece_terms<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
         let game = &**position.game();
         let geometry = &game.geometry;
         let layout = &self.params.layout;
         for color in Color::BOTH {
-            let sign = match color {
-                Color::White => 1,
-                Color::Black => -1,
-            };
-            let own = position.color_pieces(color);
+            let sign = color_sign(color);
             for piece_type in 0..game.pieces.len() {
                 let pieces = position.pieces(color, piece_type);
                 if pieces.is_empty() {
@@ -589,19 +625,61 @@ impl<B: Bitboard> Evaluator<B> {
                     })
                     .sum();
                 accumulator.add(layout.square(piece_type), sign * square_sum);
-                if game.is_pawn(piece_type) {
-                    self.pawn_terms(position, color, piece_type, sign, accumulator);
-                }
             }
+        }
+    }
+
+    /// King shelter and tempo.
+    fn king_and_tempo_terms<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
+        let game = &**position.game();
+        let layout = &self.params.layout;
+        for color in Color::BOTH {
+            let sign = color_sign(color);
+            let own = position.color_pieces(color);
             let king = position.king_square(color);
             let shield = game.pieces[game.king].capture_leaps[color.index()][king.index()] & own;
             accumulator.add(layout.king_shield(), sign * shield.count() as i32);
         }
-        let to_move = match position.side_to_move() {
-            Color::White => 1,
-            Color::Black => -1,
+        accumulator.add(layout.tempo(), color_sign(position.side_to_move()));
+    }
+
+    /// The pawn-structure terms of both sides.
+    fn pawn_structure<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
+        let game = &**position.game();
+        for color in Color::BOTH {
+            for piece_type in 0..game.pieces.len() {
+                if game.is_pawn(piece_type) {
+                    self.pawn_terms(position, color, piece_type, accumulator);
+                }
+            }
+        }
+    }
+
+    /// The weighted pawn-structure terms, from `cache` when these pawns
+    /// were scored before.
+    fn cached_pawn_structure(&self, position: &Position<B>, cache: &mut PawnCache<B>) -> Pair {
+        let Some(pawn_type) = self.only_pawn_type else {
+            // Several pawn types: their union would not identify the structure.
+            let mut sum = self.sum();
+            self.pawn_structure(position, &mut sum);
+            return Pair(sum.middlegame, sum.endgame);
         };
-        accumulator.add(layout.tempo(), to_move);
+        let white = position.pieces(Color::White, pawn_type);
+        let black = position.pieces(Color::Black, pawn_type);
+        let slot = cache.slot(white, black);
+        let entry = &mut cache.entries[slot];
+        if entry.white == white && entry.black == black {
+            return entry.score;
+        }
+        let mut sum = self.sum();
+        self.pawn_structure(position, &mut sum);
+        let score = Pair(sum.middlegame, sum.endgame);
+        *entry = PawnEntry {
+            white,
+            black,
+            score,
+        };
+        score
     }
 
     /// The terms that generate moves: mobility and attacks on the squares
@@ -612,10 +690,7 @@ impl<B: Bitboard> Evaluator<B> {
         let layout = &self.params.layout;
         let occupied = position.occupied();
         for color in Color::BOTH {
-            let sign = match color {
-                Color::White => 1,
-                Color::Black => -1,
-            };
+            let sign = color_sign(color);
             let own = position.color_pieces(color);
             let enemy_king = position.king_square(color.flip());
             let enemy_zone = game.pieces[game.king].capture_leaps[color.flip().index()]
@@ -659,9 +734,9 @@ impl<B: Bitboard> Evaluator<B> {
         position: &Position<B>,
         color: Color,
         pawn_type: usize,
-        sign: i32,
         accumulator: &mut A,
     ) {
+        let sign = color_sign(color);
         let geometry = &position.game().geometry;
         let layout = &self.params.layout;
         let pawns = position.pieces(color, pawn_type);
@@ -732,6 +807,95 @@ impl<B: Bitboard> Evaluator<B> {
             }
         }
         score
+    }
+}
+
+/// The material and square terms of every piece on every square, and
+/// the phase material, as [`Evaluator::piece_terms`] and [`phase_material`]
+/// count them.
+fn piece_square_table<B: Bitboard>(
+    game: &Game<B>,
+    params: &EvalParams,
+    square_term: &[i32],
+) -> PieceSquareTable {
+    let squares = game.geometry.squares();
+    let layout = &params.layout;
+    PieceSquareTable::new(squares, |piece, square| {
+        let piece_type = piece.piece_type();
+        if piece_type >= game.pieces.len() {
+            return PieceSquareValue::default();
+        }
+        let color = piece.color();
+        let sign = color_sign(color);
+        let count = square_term[piece_type * squares + game.geometry.relative_index(square, color)];
+        let Pair(material_mg, material_eg) = params.weights[layout.material(piece_type)];
+        let Pair(square_mg, square_eg) = params.weights[layout.square(piece_type)];
+        let counts_for_phase = piece_type != game.king && !game.is_pawn(piece_type);
+        PieceSquareValue {
+            middlegame: sign * (material_mg + square_mg * count),
+            endgame: sign * (material_eg + square_eg * count),
+            phase: if counts_for_phase {
+                material_mg.max(0)
+            } else {
+                0
+            },
+        }
+    })
+}
+
+/// +1 for White, -1 for Black: terms are counted White minus Black.
+fn color_sign(color: Color) -> i32 {
+    match color {
+        Color::White => 1,
+        Color::Black => -1,
+    }
+}
+
+/// Entries of a [`PawnCache`] (a power of two).
+const PAWN_CACHE_ENTRIES: usize = 1 << 12;
+
+/// One scored pawn structure.
+#[derive(Clone, Copy, Debug)]
+struct PawnEntry<B> {
+    white: B,
+    black: B,
+    score: Pair,
+}
+
+/// Pawn structures already scored, with their weighted terms: pawns move
+/// rarely, so most evaluations find theirs here. Each search thread keeps
+/// its own. Entries hold the whole pawn bitboards, so a hit is never a
+/// collision.
+#[derive(Clone, Debug)]
+pub struct PawnCache<B> {
+    entries: Vec<PawnEntry<B>>,
+}
+
+impl<B: Bitboard> PawnCache<B> {
+    /// An empty cache.
+    pub fn new() -> PawnCache<B> {
+        // No position has a white pawn on every square: the empty entry
+        // never matches.
+        let never = PawnEntry {
+            white: !B::EMPTY,
+            black: B::EMPTY,
+            score: Pair::default(),
+        };
+        PawnCache {
+            entries: vec![never; PAWN_CACHE_ENTRIES],
+        }
+    }
+
+    fn slot(&self, white: B, black: B) -> usize {
+        let mixed =
+            (white.fold() ^ black.fold().rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (mixed >> 52) as usize & (PAWN_CACHE_ENTRIES - 1)
+    }
+}
+
+impl<B: Bitboard> Default for PawnCache<B> {
+    fn default() -> Self {
+        PawnCache::new()
     }
 }
 

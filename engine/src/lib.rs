@@ -22,6 +22,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod psq;
 pub mod rules;
 pub mod search;
 pub mod see;

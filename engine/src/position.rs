@@ -9,6 +9,7 @@ use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::{Color, Square, MAX_SQUARES};
 use crate::moves::{Move, MoveKind};
+use crate::psq::{PieceSquareTable, PieceSquareValue};
 use crate::variant::MAX_PIECE_TYPES;
 
 /// A piece on the board: colour and type packed in a byte.
@@ -37,6 +38,11 @@ impl Piece {
     #[inline(always)]
     pub(crate) const fn code(self) -> u8 {
         self.0
+    }
+    /// The piece a mailbox byte stands for (colour in bit 4, type below).
+    #[inline(always)]
+    pub(crate) const fn from_code(code: u8) -> Piece {
+        Piece(code & 31)
     }
     /// Its type (index into the variant's pieces).
     #[inline(always)]
@@ -78,6 +84,10 @@ pub struct Position<B: Bitboard> {
     fullmove: u32,
     key: u64,
     history: Vec<Undo<B>>,
+    /// The evaluation's piece-square table, when one is installed, and the
+    /// sum of its values over the pieces on the board.
+    piece_squares: Option<Arc<PieceSquareTable>>,
+    piece_square_sum: PieceSquareValue,
 }
 
 /// The fields of a position, before the checks that make it a [`Position`].
@@ -125,6 +135,8 @@ impl<B: Bitboard> Position<B> {
             fullmove: parts.fullmove,
             key: 0,
             history: Vec::with_capacity(256),
+            piece_squares: None,
+            piece_square_sum: PieceSquareValue::default(),
         };
         for (index, &code) in parts.board.iter().enumerate() {
             if code != Piece::NONE {
@@ -302,12 +314,59 @@ impl<B: Bitboard> Position<B> {
         self.is_attacked_by(king, them, self.occupied(), self.colors[them.index()])
     }
 
+    /// The same as [`Position::in_check`], found faster from the last move
+    /// made when it was a plain move or capture: then only the moved piece
+    /// from its new square, or a sliding piece uncovered by its leaving,
+    /// can give check (the side to move was not in check before, as the
+    /// mover's move was legal, and a capture leaves its square occupied).
+    pub fn in_check_after_move(&self) -> bool {
+        let Some(undo) = self.history.last() else {
+            return self.in_check();
+        };
+        let played = undo.played;
+        if played == Move::NULL || played.kind() != MoveKind::Normal {
+            return self.in_check();
+        }
+        let game = &*self.game;
+        let mover = self.side.flip();
+        let king = self.king_square(self.side);
+        let to = Square::new(played.to());
+        let from = Square::new(played.from());
+        let moved = Piece(self.board[to.index()]).piece_type();
+        let occupied = self.occupied();
+        let tables = game.tables();
+        let initial = self.initial_squares(moved, mover).has(to);
+        let (_, capture) = game.pieces[moved].targets(&tables, mover, to, occupied, initial);
+        if capture.has(king) {
+            return true;
+        }
+        // A slider whose path to the king ran through `from` may now see it.
+        let own = self.colors[mover.index()];
+        for (piece_type, moves) in game.pieces.iter().enumerate() {
+            if !moves.slides {
+                continue;
+            }
+            let snipers =
+                moves.snipe_from[mover.index()][king.index()] & own & self.types[piece_type];
+            if snipers
+                .squares()
+                .any(|sniper| tables.path(sniper, king).has(from))
+            {
+                return self.in_check();
+            }
+        }
+        false
+    }
+
     #[inline(always)]
     fn put(&mut self, square: Square, piece: Piece) {
         let bit = B::square(square);
         self.colors[piece.color().index()] |= bit;
         self.types[piece.piece_type()] |= bit;
         self.board[square.index()] = piece.0;
+        if let Some(table) = &self.piece_squares {
+            self.piece_square_sum = self.piece_square_sum.plus(table.get(piece, square));
+        }
     }
 
     #[inline(always)]
@@ -317,7 +376,33 @@ impl<B: Bitboard> Position<B> {
         self.colors[piece.color().index()] ^= bit;
         self.types[piece.piece_type()] ^= bit;
         self.board[square.index()] = Piece::NONE;
+        if let Some(table) = &self.piece_squares {
+            self.piece_square_sum = self.piece_square_sum.minus(table.get(piece, square));
+        }
         piece
+    }
+
+    /// Installs a piece-square table whose sum over the board this
+    /// position keeps up to date from now on (see [`crate::psq`]).
+    pub fn set_piece_square_table(&mut self, table: Arc<PieceSquareTable>) {
+        self.piece_square_sum = self.sum_over_pieces(&table);
+        self.piece_squares = Some(table);
+    }
+
+    /// The sum of `table` over the pieces on the board: kept up to date
+    /// when `table` is the installed table, computed otherwise.
+    pub fn piece_square_sum(&self, table: &Arc<PieceSquareTable>) -> PieceSquareValue {
+        match &self.piece_squares {
+            Some(installed) if Arc::ptr_eq(installed, table) => self.piece_square_sum,
+            _ => self.sum_over_pieces(table),
+        }
+    }
+
+    fn sum_over_pieces(&self, table: &PieceSquareTable) -> PieceSquareValue {
+        self.occupied()
+            .squares()
+            .map(|square| table.get(Piece(self.board[square.index()]), square))
+            .fold(PieceSquareValue::default(), PieceSquareValue::plus)
     }
 
     /// Plays a legal move (from [`Position::legal_moves`]); an illegal one

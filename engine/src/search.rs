@@ -11,13 +11,13 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::bitboard::Bitboard;
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, PawnCache};
 use crate::geometry::Square;
 use crate::movegen::{MoveList, TacticalMoves};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::rules::{GameResult, Outcome};
-use crate::see::see;
+use crate::see::see_at_least;
 use crate::time::{budget_for_clock, budget_for_movetime, Budget, Clock};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
@@ -243,13 +243,82 @@ struct Worker<'s, B: Bitboard> {
     root_excluded: Vec<Move>,
     /// Evaluations by key, direct-mapped: `(key, score)`.
     eval_cache: Vec<(u64, i32)>,
+    /// Pawn structures already scored.
+    pawn_cache: PawnCache<B>,
     /// Per ply, reused lists: generated moves, and moves in search order.
     move_buffers: Vec<Vec<Move>>,
     order_buffers: Vec<Vec<Ordered>>,
 }
 
-/// A move in search order: its sort key, the move, its exchange balance.
+/// A move in search order: its sort key (highest first), the move, and
+/// its exchange balance: negative when it loses material, else 0 or more
+/// (0 for quiet moves; exact only where [`Worker::order`] knows it), or
+/// [`UNSETTLED`].
 type Ordered = (i64, Move, i32);
+
+/// The exchange balance of a capture not yet worked out.
+const UNSETTLED: i32 = i32::MIN;
+
+/// How many moves [`Picker`] hands out by selection before it sorts the
+/// rest: most cut-offs come from the first few moves.
+const PICKED_BY_SELECTION: usize = 4;
+
+/// Hands out the moves of one node best first: the first few by
+/// selection, the rest sorted once. A capture whose exchange balance is
+/// unsettled has it worked out (static exchange evaluation) only when it
+/// comes up, and moves behind the other captures if it loses material.
+#[derive(Default)]
+struct Picker {
+    next: usize,
+    sorted: bool,
+}
+
+impl Picker {
+    /// The next move and its exchange balance, or `None` when all are out.
+    fn next<B: Bitboard>(
+        &mut self,
+        worker: &Worker<'_, B>,
+        ordered: &mut [Ordered],
+    ) -> Option<(Move, i32)> {
+        let settle = |entry: &mut Ordered| {
+            if see_at_least(&worker.position, worker.shared.evaluator, entry.1, 0) {
+                entry.2 = 0;
+            } else {
+                entry.2 = -1;
+                entry.0 -= 2 << 32;
+            }
+        };
+        if self.next >= ordered.len() {
+            return None;
+        }
+        if !self.sorted && self.next >= PICKED_BY_SELECTION {
+            let rest = &mut ordered[self.next..];
+            for entry in rest.iter_mut().filter(|entry| entry.2 == UNSETTLED) {
+                settle(entry);
+            }
+            rest.sort_unstable_by_key(|entry| std::cmp::Reverse(entry.0));
+            self.sorted = true;
+        }
+        if !self.sorted {
+            loop {
+                let best = (self.next..ordered.len())
+                    .max_by_key(|&index| ordered[index].0)
+                    .unwrap_or(self.next);
+                ordered.swap(self.next, best);
+                if ordered[self.next].2 != UNSETTLED {
+                    break;
+                }
+                settle(&mut ordered[self.next]);
+                if ordered[self.next].2 >= 0 {
+                    break;
+                }
+            }
+        }
+        let (_, m, gain) = ordered[self.next];
+        self.next += 1;
+        Some((m, gain))
+    }
+}
 
 /// Entries of each thread's evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 14;
@@ -296,8 +365,9 @@ fn from_tt(score: i16, ply: usize) -> i32 {
 }
 
 impl<'s, B: Bitboard> Worker<'s, B> {
-    fn new(shared: &'s Shared<'s, B>, position: Position<B>, main: bool) -> Worker<'s, B> {
+    fn new(shared: &'s Shared<'s, B>, mut position: Position<B>, main: bool) -> Worker<'s, B> {
         let squares = position.game().geometry.squares();
+        position.set_piece_square_table(shared.evaluator.piece_square_table().clone());
         Worker {
             shared,
             position,
@@ -312,6 +382,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             stopped: false,
             root_excluded: Vec::new(),
             eval_cache: vec![(0, 0); EVAL_CACHE],
+            pawn_cache: PawnCache::new(),
             move_buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             order_buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
         }
@@ -321,12 +392,17 @@ impl<'s, B: Bitboard> Worker<'s, B> {
     /// evaluated before.
     fn evaluate(&mut self) -> i32 {
         let key = self.position.key();
-        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        let slot = self.eval_cache[key as usize & (EVAL_CACHE - 1)];
         if slot.0 == key && key != 0 {
             return slot.1;
         }
-        let score = self.shared.evaluator.evaluate(&self.position);
-        *slot = (key, score);
+        let (score, _) = self.shared.evaluator.evaluate_within(
+            &self.position,
+            -INFINITY,
+            INFINITY,
+            &mut self.pawn_cache,
+        );
+        self.eval_cache[key as usize & (EVAL_CACHE - 1)] = (key, score);
         score
     }
 
@@ -339,10 +415,12 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         if slot.0 == key && key != 0 {
             return slot.1;
         }
-        let (score, exact) = self
-            .shared
-            .evaluator
-            .evaluate_within(&self.position, alpha, beta);
+        let (score, exact) = self.shared.evaluator.evaluate_within(
+            &self.position,
+            alpha,
+            beta,
+            &mut self.pawn_cache,
+        );
         if exact {
             self.eval_cache[key as usize & (EVAL_CACHE - 1)] = (key, score);
         }
@@ -391,9 +469,11 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 && self.position.piece_at(Square::new(played.to())).is_some())
     }
 
-    /// Orders moves: hash move, winning and equal captures and promotions
-    /// by victim value, killers, quiet moves by history, losing captures.
-    /// Returns each move with its exchange balance (0 for quiet moves).
+    /// Gives each move its search-order key: hash move, winning and equal
+    /// captures and promotions by victim value, killers, quiet moves by
+    /// history, losing captures. A capture's exchange balance is settled
+    /// here only when it is free to know (the victim is worth at least the
+    /// taker); the others are [`UNSETTLED`] until [`Picker`] reaches them.
     fn order(&self, moves: &[Move], hash_move: Move, ply: usize, ordered: &mut Vec<Ordered>) {
         let evaluator = self.shared.evaluator;
         let position = &self.position;
@@ -412,7 +492,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             } else if m.kind() == MoveKind::Normal && value(m.to()) >= value(m.from()) {
                 value(m.to()) - value(m.from())
             } else {
-                see(position, evaluator, m)
+                UNSETTLED
             };
             let key: i64 = if m == hash_move {
                 1 << 40
@@ -422,8 +502,12 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 } else {
                     value(m.to())
                 };
-                let base = if gain >= 0 { 1 << 32 } else { -(1 << 32) };
-                base + i64::from(victim) * 16 - i64::from(value(m.from())) / 16 + i64::from(gain)
+                (1 << 32) + i64::from(victim) * 16 - i64::from(value(m.from())) / 16
+                    + if gain == UNSETTLED {
+                        0
+                    } else {
+                        i64::from(gain)
+                    }
             } else if self.killers[ply][0] == m {
                 1 << 31
             } else if self.killers[ply][1] == m {
@@ -431,9 +515,8 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             } else {
                 i64::from(self.history[self.history_index(m)])
             };
-            (-key, m, gain)
+            (key, m, gain)
         }));
-        ordered.sort_unstable_by_key(|(key, _, _)| *key);
     }
 
     fn update_quiet_stats(&mut self, best: Move, quiets_tried: &[Move], depth: i32, ply: usize) {
@@ -514,12 +597,14 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         let mut ordered = std::mem::take(&mut self.order_buffers[ply]);
         self.order(&moves, Move::NULL, ply, &mut ordered);
         self.move_buffers[ply] = moves;
-        for &(_, m, gain) in &ordered {
+        let mut picker = Picker::default();
+        while let Some((m, gain)) = picker.next(self, &mut ordered) {
+            // Losing captures come last: none of the rest is worth trying.
             if !in_check && gain < 0 {
-                continue;
+                break;
             }
             self.position.make_move(m);
-            let gives_check = self.position.in_check();
+            let gives_check = self.position.in_check_after_move();
             let score = -self.quiescence(-beta, -alpha, ply + 1, gives_check);
             self.position.unmake_move();
             if self.stopped {
@@ -637,7 +722,9 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut quiets_tried = Vec::new();
-        for (index, &(_, m, _)) in ordered.iter().enumerate() {
+        let mut picker = Picker::default();
+        while let Some((m, _)) = picker.next(self, &mut ordered) {
+            let index = picker.next - 1;
             let quiet = !self.is_capture(m) && m.kind() != MoveKind::Promotion;
             // Late-move pruning of quiet moves near the leaves.
             if selective
@@ -651,7 +738,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                 continue;
             }
             self.position.make_move(m);
-            let gives_check = self.position.in_check();
+            let gives_check = self.position.in_check_after_move();
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
             let mut score;
@@ -823,10 +910,11 @@ pub fn search<B: Bitboard>(
             scope.spawn(move || {
                 let mut worker = Worker::new(shared, position, false);
                 // Helpers start at different depths so that the threads
-                // spread over the tree.
+                // spread over the tree, and go on past the depth limit
+                // until the main thread is done: they only feed the table.
                 let mut depth = 1 + (helper % 2) as i32;
                 let mut previous = 0;
-                while depth <= max_depth && !worker.stopped {
+                while depth < MAX_PLY as i32 && !worker.stopped {
                     let (score, _) = worker.aspiration(depth, previous);
                     previous = score;
                     depth += 1;

@@ -13,11 +13,17 @@ use crate::position::Position;
 /// The value a king counts for in exchanges: more than everything else.
 const KING_VALUE: i32 = 100_000;
 
-/// The material the side to move gains by `played` and the best sequence
-/// of recaptures on its square (negative: it loses material).
-pub fn see<B: Bitboard>(position: &Position<B>, evaluator: &Evaluator<B>, played: Move) -> i32 {
+/// Whether `played` and the best sequence of recaptures on its square
+/// leave the side to move at least `threshold` centipawns of material
+/// up (static exchange evaluation; stops as soon as the answer is known).
+pub fn see_at_least<B: Bitboard>(
+    position: &Position<B>,
+    evaluator: &Evaluator<B>,
+    played: Move,
+    threshold: i32,
+) -> bool {
     if played.kind() == MoveKind::Castling {
-        return 0;
+        return 0 >= threshold;
     }
     let game = position.game();
     let value = |piece_type: usize| {
@@ -30,11 +36,10 @@ pub fn see<B: Bitboard>(position: &Position<B>, evaluator: &Evaluator<B>, played
     let from = Square::new(played.from());
     let to = Square::new(played.to());
     let Some(mover) = position.piece_at(from) else {
-        return 0;
+        return 0 >= threshold;
     };
     let mut occupied = position.occupied() & !B::square(from);
-    let mut gain = [0i32; 64];
-    gain[0] = match played.kind() {
+    let captured = match played.kind() {
         MoveKind::EnPassant => {
             if let Some(victim) = position.en_passant_victim() {
                 occupied &= !B::square(victim);
@@ -45,20 +50,34 @@ pub fn see<B: Bitboard>(position: &Position<B>, evaluator: &Evaluator<B>, played
             .piece_at(to)
             .map_or(0, |captured| value(captured.piece_type())),
     };
-    let mut on_square = if played.kind() == MoveKind::Promotion {
-        let promoted = usize::from(played.extra());
-        gain[0] += value(promoted) - value(mover.piece_type());
-        value(promoted)
+    let (gained, on_square) = if played.kind() == MoveKind::Promotion {
+        let promoted = value(usize::from(played.extra()));
+        (captured + promoted - value(mover.piece_type()), promoted)
     } else {
-        value(mover.piece_type())
+        (captured, value(mover.piece_type()))
     };
-    let mut side = mover.color().flip();
-    let mut depth = 0;
+    // `swap` is what the side that moved last stands to lose if the
+    // other side recaptures: the exchange is decided once it is out of
+    // reach for one side.
+    let mut swap = gained - threshold;
+    if swap < 0 {
+        return false;
+    }
+    swap = on_square - swap;
+    if swap <= 0 {
+        return true;
+    }
+    // Whether the side to move reaches the threshold if the exchange
+    // stops now.
+    let mut reached = true;
+    let mut side = mover.color();
     loop {
+        side = side.flip();
         let attackers = position.attackers(to, side, occupied) & occupied;
-        if attackers.is_empty() || depth + 1 >= gain.len() {
+        if attackers.is_empty() {
             break;
         }
+        reached = !reached;
         // The least valuable attacker recaptures.
         let (square, attacker_value) = attackers
             .squares()
@@ -73,19 +92,63 @@ pub fn see<B: Bitboard>(position: &Position<B>, evaluator: &Evaluator<B>, played
             // A king may only take when nothing can take it back.
             let defenders =
                 position.attackers(to, side.flip(), occupied & !B::square(square)) & occupied;
-            if defenders.any() {
-                break;
-            }
+            return if defenders.any() { !reached } else { reached };
         }
-        depth += 1;
-        gain[depth] = on_square - gain[depth - 1];
-        on_square = attacker_value;
+        swap = attacker_value - swap;
+        if swap < i32::from(reached) {
+            break;
+        }
         occupied &= !B::square(square);
-        side = side.flip();
     }
-    while depth > 0 {
-        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
-        depth -= 1;
+    reached
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::EvalParams;
+    use crate::game::AnyGame;
+
+    /// Chess positions with the exchange worked out by hand (Kaufman's
+    /// values: pawn 100, knight and bishop 325, rook 500, queen 975).
+    #[test]
+    fn exchanges_worked_out_by_hand() {
+        let AnyGame::Narrow(game) = AnyGame::built_in("chess").unwrap() else {
+            unreachable!("chess is 8x8")
+        };
+        let params = EvalParams::for_variant(&game.variant).unwrap();
+        let evaluator = Evaluator::new(&game, params);
+        let check = |fen: &str, uci: &str, threshold: i32, expected: bool| {
+            let position = Position::from_fen(game.clone(), fen).unwrap();
+            let played = position.parse_uci(uci).unwrap();
+            assert_eq!(
+                see_at_least(&position, &evaluator, played, threshold),
+                expected,
+                "{fen} {uci} >= {threshold}"
+            );
+        };
+        // Rook takes a pawn defended by a pawn: loses rook for pawn.
+        let defended = "4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1";
+        check(defended, "d1d5", 0, false);
+        check(defended, "d1d5", -400, true);
+        check(defended, "d1d5", -399, false);
+        // The same pawn undefended: a clean pawn up.
+        let loose = "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1";
+        check(loose, "d1d5", 100, true);
+        check(loose, "d1d5", 101, false);
+        // Knight takes a knight defended by a pawn: even.
+        check("4k3/8/4p3/3n4/8/4N3/8/4K3 w - - 0 1", "e3d5", 0, true);
+        // Rook takes a knight defended by a rook, backed by a second
+        // rook behind it (x-ray): RxN RxR RxR wins a knight.
+        let battery = "3rk3/8/8/3n4/8/8/3R4/3RK3 w - - 0 1";
+        check(battery, "d2d5", 0, true);
+        check(battery, "d2d5", 325, true);
+        check(battery, "d2d5", 326, false);
+        // A king may not take a defended piece: queen takes a pawn next
+        // to the king, defended by a bishop.
+        check("8/8/5b2/4p3/3k4/8/4Q3/4K3 w - - 0 1", "e2e5", 0, false);
+        // The king takes back only when nothing defends the square.
+        check("8/8/8/4p3/3k4/8/4Q3/4K3 w - - 0 1", "e2e5", 0, false);
+        check("8/8/8/R3p3/3k4/8/4Q3/4K3 w - - 0 1", "e2e5", 0, true);
     }
-    gain[0]
 }

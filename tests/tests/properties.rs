@@ -5,11 +5,15 @@
 //! - FEN round trip: reading the written FEN gives the same position;
 //! - the legal moves are exactly the pseudo-legal moves (built here from
 //!   the piece tables, without the generator's pin and check shortcuts)
-//!   after which the mover's king is not attacked.
+//!   after which the mover's king is not attacked;
+//! - the check test from the last move equals the full check test;
+//! - the search's evaluation (piece-square sums kept by make/unmake, the
+//!   pawn cache) equals the evaluation summed term by term.
 
 use std::collections::BTreeSet;
 
 use kurier_engine::bitboard::Bitboard;
+use kurier_engine::eval::{EvalParams, Evaluator, PawnCache};
 use kurier_engine::game::AnyGame;
 use kurier_engine::moves::Move;
 use kurier_engine::position::Position;
@@ -108,6 +112,11 @@ fn check_position<B: Bitboard>(position: &mut Position<B>) {
             position.compute_key(),
             "key after {text} in {fen}"
         );
+        assert_eq!(
+            position.in_check_after_move(),
+            position.in_check(),
+            "check test after {text} in {fen}"
+        );
         let king = position.king_square(mover);
         if position
             .attackers(king, mover.flip(), position.occupied())
@@ -132,13 +141,36 @@ fn check_position<B: Bitboard>(position: &mut Position<B>) {
     );
 }
 
+/// The search's evaluation path agrees with the term-by-term one.
+fn check_evaluation<B: Bitboard>(
+    position: &Position<B>,
+    evaluator: &Evaluator<B>,
+    pawns: &mut PawnCache<B>,
+) {
+    let (fast, exact) = evaluator.evaluate_within(position, -i32::MAX, i32::MAX, pawns);
+    assert!(exact);
+    assert_eq!(
+        fast,
+        evaluator.evaluate(position),
+        "evaluation paths differ in {}",
+        position.fen()
+    );
+}
+
 fn check_variant(name: &str) {
     let game = AnyGame::built_in(name).expect("built-in variant");
     with_game!(&game, g => {
+        let params = EvalParams::for_variant(&g.variant).expect("built-in values");
+        let evaluator = Evaluator::new(g, params);
+        let mut pawns = PawnCache::new();
         for seed in 0..GAMES {
             let mut rng = Rng::new(seed + 1);
             let mut position = Position::startpos(g.clone());
-            random_walk(&mut position, PLIES, &mut rng, check_position);
+            position.set_piece_square_table(evaluator.piece_square_table().clone());
+            random_walk(&mut position, PLIES, &mut rng, |position| {
+                check_position(position);
+                check_evaluation(position, &evaluator, &mut pawns);
+            });
         }
     });
 }
