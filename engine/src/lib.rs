@@ -24,6 +24,7 @@ pub mod perft;
 pub mod position;
 pub mod psq;
 pub mod rules;
+pub mod san;
 pub mod search;
 pub mod see;
 pub mod session;
