@@ -4,6 +4,8 @@
 //! between the two games of a pair, which the game-by-game (trinomial)
 //! model ignores.
 
+use serde::{Deserialize, Serialize};
+
 /// Counts of game pairs by the score of the first player: index `k` holds
 /// the pairs in which it scored `k / 2` points out of 2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,7 +94,8 @@ impl Pentanomial {
         } else {
             0.5
         };
-        let clamp = |s: f64| s.clamp(1e-9, 1.0 - 1e-9);
+        // A score of exactly 0 or 1 is an infinite difference.
+        let clamp = |s: f64| s.clamp(0.0, 1.0);
         Some(EloEstimate {
             score: mean,
             elo: elo_from_score(clamp(mean)),
@@ -100,6 +103,191 @@ impl Pentanomial {
             high: elo_from_score(clamp(mean + 1.959_964 * error)),
             los,
         })
+    }
+}
+
+/// The expected score (0 to 1) of a player `elo` points stronger: the
+/// logistic Elo model, inverse of [`elo_from_score`].
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Wins, draws and losses of one player.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+impl Wdl {
+    /// Counts a game in which the player scored `points` (1, 1/2 or 0).
+    pub fn add(&mut self, points: f64) {
+        if points > 0.75 {
+            self.wins += 1;
+        } else if points > 0.25 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+    /// Points scored (a draw is half a point).
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+    /// The share of draws (0 without games).
+    pub fn draw_ratio(&self) -> f64 {
+        if self.games() == 0 {
+            0.0
+        } else {
+            self.draws as f64 / self.games() as f64
+        }
+    }
+}
+
+/// What a sequential probability ratio test has concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtDecision {
+    /// Neither bound reached: play on.
+    Continue,
+    /// The lower bound reached: the difference is `elo0` (or less).
+    AcceptH0,
+    /// The upper bound reached: the difference is `elo1` (or more).
+    AcceptH1,
+}
+
+impl SprtDecision {
+    /// A short name for reports: `continue`, `H0`, `H1`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SprtDecision::Continue => "continue",
+            SprtDecision::AcceptH0 => "H0",
+            SprtDecision::AcceptH1 => "H1",
+        }
+    }
+}
+
+/// A sequential probability ratio test of H0 "the first player is `elo0`
+/// logistic Elo stronger" against H1 "it is `elo1` stronger", with false
+/// positive rate `alpha` and false negative rate `beta`, on game pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sprt {
+    /// Elo difference of H0.
+    pub elo0: f64,
+    /// Elo difference of H1 (above `elo0`).
+    pub elo1: f64,
+    /// Probability of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// Probability of accepting H0 when H1 holds.
+    pub beta: f64,
+}
+
+/// The state of an SPRT after some pairs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtState {
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// Accept H0 at or below this: `ln(beta / (1 - alpha))`.
+    pub lower: f64,
+    /// Accept H1 at or above this: `ln((1 - beta) / alpha)`.
+    pub upper: f64,
+    /// What the test concludes.
+    pub decision: SprtDecision,
+}
+
+impl Sprt {
+    /// A test, checked: `elo0 < elo1`, `alpha` and `beta` in (0, 1) with
+    /// `alpha + beta < 1`.
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+        if elo0.is_nan() || elo1.is_nan() || elo0 >= elo1 {
+            return Err(format!("SPRT: elo0 ({elo0}) must be below elo1 ({elo1})"));
+        }
+        for (name, value) in [("alpha", alpha), ("beta", beta)] {
+            if !(value > 0.0 && value < 1.0) {
+                return Err(format!("SPRT: {name} ({value}) must be between 0 and 1"));
+            }
+        }
+        if alpha + beta >= 1.0 {
+            return Err(format!(
+                "SPRT: alpha + beta ({}) must be below 1",
+                alpha + beta
+            ));
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The bounds `(lower, upper)` of the log-likelihood ratio.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of H1 against H0 for the pairs in `counts`.
+    ///
+    /// This is fishtest's pentanomial test in logistic Elo, with the
+    /// approximation of the generalized SPRT by M. Van den Bergh ("A
+    /// practical introduction to the GSPRT", fishtest's
+    /// `LLRcalc.LLR_alt2`; also cutechess-cli's and fastchess's):
+    /// `LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)`, with `N` pairs, `s`
+    /// and `var` the mean and variance of the per-game pair score (0,
+    /// 1/4, 1/2, 3/4, 1) and `s0`, `s1` the expected scores at `elo0` and
+    /// `elo1`. Empty cells count as 0.001 pairs (fishtest's
+    /// regularization), so that a lopsided start still has a variance.
+    /// Zero without pairs.
+    pub fn llr(&self, counts: &Pentanomial) -> f64 {
+        if counts.pairs() == 0 {
+            return 0.0;
+        }
+        let regularized: Vec<f64> = counts.0.iter().map(|&c| (c as f64).max(1e-3)).collect();
+        let n: f64 = regularized.iter().sum();
+        let values = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let mean = regularized
+            .iter()
+            .zip(values)
+            .map(|(c, v)| c * v)
+            .sum::<f64>()
+            / n;
+        let variance = regularized
+            .iter()
+            .zip(values)
+            .map(|(c, v)| c * (v - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+    }
+
+    /// The test's state after the pairs in `counts`.
+    pub fn state(&self, counts: &Pentanomial) -> SprtState {
+        let llr = self.llr(counts);
+        let (lower, upper) = self.bounds();
+        let decision = if llr >= upper {
+            SprtDecision::AcceptH1
+        } else if llr <= lower {
+            SprtDecision::AcceptH0
+        } else {
+            SprtDecision::Continue
+        };
+        SprtState {
+            llr,
+            lower,
+            upper,
+            decision,
+        }
     }
 }
 
@@ -151,5 +339,97 @@ mod tests {
         assert_eq!(counts, Pentanomial([1, 1, 1, 1, 2]));
         assert_eq!(counts.pairs(), 6);
         assert_eq!(Pentanomial::default().elo(), None);
+        // Every pair won: no finite difference fits.
+        let won = Pentanomial([0, 0, 0, 0, 3]).elo().unwrap();
+        assert_eq!(
+            (won.elo, won.low, won.high),
+            (f64::INFINITY, f64::INFINITY, f64::INFINITY)
+        );
+        assert_eq!(won.los, 1.0);
+    }
+
+    #[test]
+    fn sprt_bounds_are_the_wald_bounds() {
+        // alpha = beta = 0.05: ln(0.05 / 0.95) = -ln 19 = -2.944439.
+        let (lower, upper) = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap().bounds();
+        assert!((lower + 2.944_438_979).abs() < 1e-8);
+        assert!((upper - 2.944_438_979).abs() < 1e-8);
+        // alpha = 0.1, beta = 0.2: ln(0.2 / 0.9) = -1.504077, ln(0.8 / 0.1) = ln 8 = 2.079442.
+        let (lower, upper) = Sprt::new(0.0, 5.0, 0.1, 0.2).unwrap().bounds();
+        assert!((lower + 1.504_077_397).abs() < 1e-8);
+        assert!((upper - 2.079_441_542).abs() < 1e-8);
+    }
+
+    #[test]
+    fn sprt_llr_of_a_hand_computed_case() {
+        // 100 pairs [10, 20, 40, 20, 10]: mean per-game score 0.5, and
+        // variance (10 * .25 + 20 * .0625) * 2 / 100 = 0.075. With elo0 =
+        // -400 log10(3) and elo1 = +400 log10(3) (scores 1/4 and 3/4):
+        // LLR = 100 * 0.5 * (1 - 1) / 0.15 = 0 by symmetry; with elo0 = 0,
+        // elo1 = 400 log10(3) (scores 1/2 and 3/4): LLR = 100 * 0.25 *
+        // (1 - 1.25) / 0.15 = -41.666...
+        let counts = Pentanomial([10, 20, 40, 20, 10]);
+        let third = 400.0 * 3f64.log10();
+        let symmetric = Sprt::new(-third, third, 0.05, 0.05).unwrap();
+        assert!(symmetric.llr(&counts).abs() < 1e-9);
+        let test = Sprt::new(0.0, third, 0.05, 0.05).unwrap();
+        assert!((test.llr(&counts) + 41.666_666_667).abs() < 1e-6);
+        assert_eq!(test.state(&counts).decision, SprtDecision::AcceptH0);
+        // 10 pairs [1, 1, 3, 3, 2]: mean (0.25 + 1.5 + 2.25 + 2) / 10 =
+        // 0.6; variance (.6^2 + .35^2 + 3 * .1^2 + 3 * .15^2 + 2 * .4^2) /
+        // 10 = (.36 + .1225 + .03 + .0675 + .32) / 10 = 0.09. LLR = 10 *
+        // 0.25 * (1.2 - 1.25) / 0.18 = -0.694444, between the bounds.
+        let counts = Pentanomial([1, 1, 3, 3, 2]);
+        let state = test.state(&counts);
+        assert!((state.llr + 0.694_444_444).abs() < 1e-6, "{}", state.llr);
+        assert_eq!(state.decision, SprtDecision::Continue);
+        // Three won pairs only: no variance but for the regularization,
+        // which keeps the ratio finite and clearly for H1.
+        let won = test.state(&Pentanomial([0, 0, 0, 0, 3]));
+        assert!(won.llr.is_finite() && won.decision == SprtDecision::AcceptH1);
+        assert_eq!(test.llr(&Pentanomial::default()), 0.0);
+    }
+
+    #[test]
+    fn sprt_llr_matches_fastchess_test_suite() {
+        // fastchess's SPRT tests (matchmaking/sprt tests, "logistic
+        // pentanomial 1" and "2"), which reproduce fishtest: Stats(LL, LD,
+        // WL, DD, WD, WW) = (223, 9863, 20279, 1000, 10037, 246) with
+        // [0.5, 2.5] gives LLR -3.07; (871, 26175, 55003, 980, 26678, 821)
+        // with [0, 2] gives -4.98 (both to 0.01). Pair score 1 = WL + DD.
+        let first = Sprt::new(0.5, 2.5, 0.05, 0.05).unwrap();
+        let llr = first.llr(&Pentanomial([223, 9863, 20279 + 1000, 10037, 246]));
+        assert!((llr + 3.07).abs() < 0.01, "{llr}");
+        let second = Sprt::new(0.0, 2.0, 0.05, 0.05).unwrap();
+        let llr = second.llr(&Pentanomial([871, 26175, 55003 + 980, 26678, 821]));
+        assert!((llr + 4.98).abs() < 0.01, "{llr}");
+    }
+
+    #[test]
+    fn sprt_rejects_bad_parameters() {
+        assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_err());
+        assert!(Sprt::new(0.0, 5.0, 0.0, 0.05).is_err());
+        assert!(Sprt::new(0.0, 5.0, 0.05, 1.0).is_err());
+        assert!(Sprt::new(0.0, 5.0, 0.6, 0.5).is_err());
+    }
+
+    #[test]
+    fn score_and_elo_are_inverse() {
+        // 400 log10(3) Elo is an expected score of exactly 3/4.
+        assert!((score_from_elo(400.0 * 3f64.log10()) - 0.75).abs() < 1e-12);
+        for elo in [-300.0, -20.0, 0.0, 7.5, 250.0] {
+            assert!((elo_from_score(score_from_elo(elo)) - elo).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn wdl_counts_and_ratios() {
+        let mut wdl = Wdl::default();
+        for points in [1.0, 0.5, 0.5, 0.0] {
+            wdl.add(points);
+        }
+        assert_eq!((wdl.wins, wdl.draws, wdl.losses), (1, 2, 1));
+        assert_eq!(wdl.points(), 2.0);
+        assert_eq!(wdl.draw_ratio(), 0.5);
     }
 }

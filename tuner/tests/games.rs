@@ -7,18 +7,15 @@ use kurier_engine::position::Position;
 use kurier_engine::variant::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::openings::{random_opening, Rng};
-use kurier_tuner::play::{play_game, Player, PlayerSettings};
+use kurier_tuner::play::{play_game, GameEnd, Player, PlayerSettings, SearchLimit};
 
 #[test]
 fn games_replay_legally_and_end_by_the_rules() {
     for name in Variant::built_in_names() {
         let variant = Variant::built_in(name).unwrap();
         let params = EvalParams::for_variant(&variant).unwrap();
-        let settings = |name: &str, params: EvalParams| PlayerSettings {
-            name: name.to_string(),
-            params,
-            nodes: 300,
-            selective: true,
+        let settings = |name: &str, params: EvalParams| {
+            PlayerSettings::new(name, params, SearchLimit::Nodes(300))
         };
         let game = AnyGame::new(variant).unwrap();
         with_game!(&game, g => {
@@ -35,13 +32,18 @@ fn games_replay_legally_and_end_by_the_rules() {
                 replay.make_move(legal);
             }
             match record.termination {
-                Some(termination) => {
+                GameEnd::Rules(termination) => {
                     let outcome = replay.outcome().expect("the game ended");
                     assert_eq!(outcome.termination, termination, "{name}");
                     assert_eq!(outcome.result, record.result, "{name}");
                 }
-                None => assert_eq!(record.moves.len(), 160, "{name}: stopped early without a reason"),
+                GameEnd::PlyLimit => {
+                    assert_eq!(record.moves.len(), 160, "{name}: stopped early without a reason");
+                    assert!(replay.outcome().is_none(), "{name}: the rules ended it first");
+                }
+                other => panic!("{name}: in-process players cannot end a game by {other:?}"),
             }
+            assert_eq!(record.notes.len(), record.moves.len(), "{name}");
         });
     }
 }

@@ -1,24 +1,27 @@
-//! `kurier-tune`: self-play matches between engine settings.
+//! `kurier-tune`: tournaments between Kurier settings and UCI engines,
+//! opening books, and the merge of shards. Argument parsing only: the
+//! work is in the library.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
-use clap::{Parser, Subcommand};
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::eval::EvalParams;
-use kurier_engine::game::{AnyGame, Game};
-use kurier_engine::geometry::Color;
-use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
+use clap::{Args, Parser, Subcommand};
+use kurier_engine::game::AnyGame;
 use kurier_engine::with_game;
-use kurier_tuner::openings::{random_opening, Rng};
-use kurier_tuner::play::{play_game, points_for, Player, PlayerSettings};
-use kurier_tuner::stats::Pentanomial;
-use rayon::prelude::*;
+use kurier_tuner::adjudication::{Adjudication, DrawRule, ResignRule};
+use kurier_tuner::clock::TimeControl;
+use kurier_tuner::openings::{self, BookFilter};
+use kurier_tuner::play::SearchLimit;
+use kurier_tuner::players::PlayerSpec;
+use kurier_tuner::schedule::{Format, Shard};
+use kurier_tuner::spec::{key_values, parse_value};
+use kurier_tuner::stats::Sprt;
+use kurier_tuner::tournament::{self, OpeningsChoice, RunOptions, TournamentRequest};
 
-/// Kurier's tuner: matches between engine settings with sound statistics.
+/// Kurier's tuner: tournaments with sound statistics, opening books,
+/// piece-value fitting.
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
@@ -29,169 +32,286 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play game pairs (each opening with both colours) between two
-    /// settings at a fixed number of nodes per move and report the score,
-    /// Elo with its 95% interval (pentanomial model), LOS and draw ratio.
-    ///
-    /// A setting is `default`, `material-only` (no evaluation terms but
-    /// material), `no-selective` (no null move, reductions or pruning),
-    /// `values=PATH` (a piece values file) or `params=PATH` (a full
-    /// evaluation parameter file).
-    Match {
+    /// players and report W/D/L, Elo with its 95% interval (pentanomial
+    /// model), LOS, draw ratio, and the SPRT when asked.
+    Match(TournamentArgs),
+    /// Play the first player against each of the others.
+    Gauntlet(TournamentArgs),
+    /// Play every player against every other.
+    Roundrobin(TournamentArgs),
+    /// Write an opening book: positions reached by random legal plies from
+    /// the start, kept when a short search scores them within the
+    /// threshold, no two alike.
+    Openings {
         /// A built-in variant.
-        #[arg(long, default_value = "courier-moderno")]
+        #[arg(long)]
         variant: String,
-        /// The first player's setting.
-        #[arg(long, default_value = "default")]
-        first: String,
-        /// The second player's setting.
-        #[arg(long, default_value = "material-only")]
-        second: String,
-        /// Game pairs to play (two games each).
-        #[arg(long, default_value_t = 100)]
-        pairs: usize,
-        /// Nodes per move for both players.
-        #[arg(long, default_value_t = 2000)]
-        nodes: u64,
-        /// Random plies of each opening.
-        #[arg(long, default_value_t = 8)]
-        opening_plies: usize,
-        /// Games still going after this many plies are drawn.
-        #[arg(long, default_value_t = 400)]
-        max_plies: usize,
-        /// Games played at once.
-        #[arg(long, default_value_t = 2)]
-        concurrency: usize,
-        /// Seed of the openings.
+        /// Positions to write.
+        #[arg(long, default_value_t = 300)]
+        count: usize,
+        /// Seed of the random plies.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Random plies from the start.
+        #[arg(long, default_value_t = 8)]
+        plies: usize,
+        /// Keep positions scored within this many centipawns of zero.
+        #[arg(long, default_value_t = 100)]
+        threshold: i32,
+        /// Nodes of the judging search (unless --depth).
+        #[arg(long, default_value_t = 20_000)]
+        nodes: u64,
+        /// Depth of the judging search instead of nodes.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Searches at once.
+        #[arg(long, default_value_t = 2)]
+        concurrency: usize,
+        /// Output file (default: `data/openings/<variant>.epd`).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Join the journals of a run's shards (`--shard k/N`) into one
+    /// journal, PGN and summary.
+    Merge {
+        /// The shards' journals (`journal.jsonl` of each run folder).
+        #[arg(required = true)]
+        journals: Vec<PathBuf>,
+        /// Folder for the merged journal, games.pgn and summary.json.
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
-fn settings(spec: &str, variant: &Variant, nodes: u64) -> Result<PlayerSettings, String> {
-    let base = EvalParams::for_variant(variant).map_err(|e| e.to_string())?;
-    let (params, selective) = match spec.split_once('=') {
-        None if spec == "default" => (base, true),
-        None if spec == "material-only" => (base.material_only(), true),
-        None if spec == "no-selective" => (base, false),
-        Some(("values", path)) => (EvalParams::from_values_file(variant, Path::new(path)).map_err(|e| e.to_string())?, true),
-        Some(("params", path)) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-            (EvalParams::from_toml(variant, &text, path).map_err(|e| e.to_string())?, true)
-        }
-        _ => return Err(format!("'{spec}' is not a setting (default, material-only, no-selective, values=PATH, params=PATH)")),
-    };
-    Ok(PlayerSettings {
-        name: spec.to_string(),
-        params,
-        nodes,
-        selective,
-    })
-}
-
-struct MatchPlan {
+/// Players, games and outputs of a match, gauntlet or round robin.
+#[derive(Args)]
+struct TournamentArgs {
+    /// A built-in variant.
+    #[arg(long, default_value = "courier-moderno")]
+    variant: String,
+    /// A player, repeatable, in order. In-process Kurier:
+    /// `name=X[,values=PATH|params=PATH][,eval=material-only][,selective=off][,threads=N][,hash=MB]`;
+    /// an external UCI engine: `name=X,cmd=PATH[,arg=A][,option.NAME=V]`.
+    /// Either may set its own `nodes=N`, `depth=D` or `tc=BASE+INC`
+    /// (seconds); otherwise --nodes, --depth or --tc apply.
+    #[arg(long = "engine", required = true)]
+    engines: Vec<String>,
+    /// Nodes per move for players that set no limit (the default: 2000).
+    #[arg(long, conflicts_with_all = ["depth", "tc"])]
+    nodes: Option<u64>,
+    /// Depth per move for players that set no limit.
+    #[arg(long, conflicts_with = "tc")]
+    depth: Option<u32>,
+    /// Time control `BASE+INC` in seconds for players that set no limit;
+    /// a player that oversteps its clock loses on time.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Game pairs per encounter (two games each, colours swapped).
+    #[arg(long, default_value_t = 100)]
     pairs: usize,
+    /// Opening book (EPD or FEN lines). Default: `data/openings/<variant>.epd`
+    /// when it exists in the current folder, else random openings of
+    /// --opening-plies plies from the seed.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Plies of random openings (when no book is used).
+    #[arg(long, default_value_t = 8)]
     opening_plies: usize,
-    max_plies: usize,
+    /// Use random openings even when `data/openings/<variant>.epd` exists.
+    #[arg(long, conflicts_with = "openings")]
+    random_openings: bool,
+    /// Seed of the opening order and of random openings.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Games still going after this many plies are drawn (0: no limit).
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Draw adjudication: `movenumber=M,movecount=N,score=X` (|score| <= X
+    /// cp for N moves of both sides, from move M on).
+    #[arg(long)]
+    draw: Option<String>,
+    /// Resign adjudication: `movecount=N,score=X` (both sides agree that
+    /// one is X cp ahead for N moves each).
+    #[arg(long)]
+    resign: Option<String>,
+    /// SPRT (matches): `elo0=0,elo1=5[,alpha=0.05,beta=0.05]`, logistic
+    /// Elo; stops the match when it decides.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Play only game pairs p with p % N == k - 1 (`k/N`), for running one
+    /// schedule on several machines; join them with `merge`.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Games at once.
+    #[arg(long, default_value_t = 2)]
+    concurrency: usize,
+    /// Run folder for journal.jsonl, games.pgn and summary.json
+    /// (default: `runs/<format>-<variant>-seed<S>[-shard<k>of<N>]`).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the killed or interrupted run in the run folder.
+    #[arg(long)]
+    resume: bool,
+    /// Without a terminal, a progress line every this many games.
+    #[arg(long, default_value_t = 10)]
+    progress_every: u64,
+    /// Seconds a player without a clock may take for one move before it
+    /// loses by timeout.
+    #[arg(long, default_value_t = 30.0)]
+    move_timeout: f64,
+    /// Milliseconds a player may go past its clock before it loses on time.
+    #[arg(long, default_value_t = 0)]
+    time_margin: u64,
 }
 
-/// Plays the match; returns the pentanomial counts and W/D/L of the first player.
-fn run_match<B: Bitboard>(
-    game: &Arc<Game<B>>,
-    first: PlayerSettings,
-    second: PlayerSettings,
-    plan: &MatchPlan,
-) -> (Pentanomial, [u64; 3]) {
-    let first = Player::new(game, first);
-    let second = Player::new(game, second);
-    let start = Position::startpos(game.clone());
-    let finished = AtomicUsize::new(0);
-    let pair_points: Vec<(f64, f64)> = (0..plan.pairs)
-        .into_par_iter()
-        .map(|pair| {
-            let mut rng = Rng::new(plan.seed.wrapping_mul(1_000_003).wrapping_add(pair as u64));
-            let opening = random_opening(&start, plan.opening_plies, &mut rng);
-            let one = play_game(&opening, &first, &second, plan.max_plies);
-            let two = play_game(&opening, &second, &first, plan.max_plies);
-            let points = (
-                points_for(one.result, Color::White),
-                points_for(two.result, Color::Black),
-            );
-            let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
-            if done % 10 == 0 || done == plan.pairs {
-                eprintln!("{done}/{} pairs", plan.pairs);
+/// Set by Ctrl-C: the run stops after abandoning the games in progress.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Parses `elo0=..,elo1=..,alpha=..,beta=..` (alpha and beta 0.05 by default).
+fn parse_sprt(text: &str) -> Result<Sprt, String> {
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    for (key, value) in key_values(text)? {
+        match key {
+            "elo0" => elo0 = Some(parse_value(key, value)?),
+            "elo1" => elo1 = Some(parse_value(key, value)?),
+            "alpha" => alpha = parse_value(key, value)?,
+            "beta" => beta = parse_value(key, value)?,
+            _ => {
+                return Err(format!(
+                    "--sprt: unknown key '{key}' (elo0, elo1, alpha, beta)"
+                ))
             }
-            points
-        })
-        .collect();
-    let mut counts = Pentanomial::default();
-    let mut wdl = [0u64; 3];
-    for (one, two) in pair_points {
-        counts.add(one + two);
-        for points in [one, two] {
-            let slot = if points == 1.0 {
-                0
-            } else if points == 0.5 {
-                1
-            } else {
-                2
-            };
-            wdl[slot] += 1;
         }
     }
-    (counts, wdl)
+    match (elo0, elo1) {
+        (Some(elo0), Some(elo1)) => Sprt::new(elo0, elo1, alpha, beta),
+        _ => Err(format!("--sprt '{text}': elo0= and elo1= are needed")),
+    }
+}
+
+/// Plays the tournament `args` describe in `format` and prints its report.
+fn run_tournament(format: Format, args: TournamentArgs) -> Result<(), String> {
+    let default_limit = match (args.nodes, args.depth, &args.tc) {
+        (_, Some(depth), _) => SearchLimit::Depth(depth),
+        (_, _, Some(tc)) => SearchLimit::Clock(TimeControl::parse(tc)?),
+        (nodes, _, _) => SearchLimit::Nodes(nodes.unwrap_or(2000)),
+    };
+    let players = args
+        .engines
+        .iter()
+        .map(|text| PlayerSpec::parse(text, Some(default_limit)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let book = Path::new("data/openings").join(format!("{}.epd", args.variant));
+    let openings = match args.openings {
+        Some(path) => OpeningsChoice::Book(path),
+        None if !args.random_openings && book.exists() => OpeningsChoice::Book(book),
+        None => OpeningsChoice::Random {
+            plies: args.opening_plies,
+        },
+    };
+    if !(args.move_timeout.is_finite() && args.move_timeout > 0.0) {
+        return Err(format!(
+            "--move-timeout {}: must be positive",
+            args.move_timeout
+        ));
+    }
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    let request = TournamentRequest {
+        variant: args.variant.clone(),
+        format,
+        players,
+        pairs: args.pairs,
+        seed: args.seed,
+        openings,
+        adjudication: Adjudication {
+            draw: args.draw.as_deref().map(DrawRule::parse).transpose()?,
+            resign: args.resign.as_deref().map(ResignRule::parse).transpose()?,
+            max_plies: args.max_plies,
+        },
+        move_timeout: Duration::from_secs_f64(args.move_timeout),
+        time_margin: Duration::from_millis(args.time_margin),
+        sprt: args.sprt.as_deref().map(parse_sprt).transpose()?,
+        shard,
+    };
+    let out_dir = args.out.unwrap_or_else(|| {
+        let shard = shard
+            .map(|s| format!("-shard{}of{}", s.index, s.count))
+            .unwrap_or_default();
+        Path::new("runs").join(format!(
+            "{format}-{}-seed{}{shard}",
+            args.variant, args.seed
+        ))
+    });
+    let prepared = tournament::prepare(request)?;
+    ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C: the user wants out now.
+            std::process::exit(130);
+        }
+        eprintln!("\nkurier-tune: stopping (games in progress are abandoned; Ctrl-C again to quit at once)");
+    })
+    .map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
+    let options = RunOptions {
+        out_dir: out_dir.clone(),
+        concurrency: args.concurrency,
+        resume: args.resume,
+        progress_every: args.progress_every,
+    };
+    let summary = tournament::run(&prepared, &options, &STOP)?;
+    print!("{}", summary.text());
+    println!("results: {}", out_dir.display());
+    Ok(())
+}
+
+/// Writes an opening book.
+fn write_book(
+    variant: &str,
+    count: usize,
+    seed: u64,
+    filter: BookFilter,
+    concurrency: usize,
+    out: Option<PathBuf>,
+) -> Result<(), String> {
+    let game = AnyGame::built_in(variant).map_err(|e| e.to_string())?;
+    let path = out.unwrap_or_else(|| Path::new("data/openings").join(format!("{variant}.epd")));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(concurrency.max(1))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let written = pool
+        .install(|| with_game!(&game, g => openings::write_book(g, count, seed, &filter, &path)))?;
+    println!("{}: {written} openings of {variant}", path.display());
+    Ok(())
 }
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Match {
+        Command::Match(args) => run_tournament(Format::Match, args),
+        Command::Gauntlet(args) => run_tournament(Format::Gauntlet, args),
+        Command::Roundrobin(args) => run_tournament(Format::Roundrobin, args),
+        Command::Openings {
             variant,
-            first,
-            second,
-            pairs,
-            nodes,
-            opening_plies,
-            max_plies,
-            concurrency,
+            count,
             seed,
+            plies,
+            threshold,
+            nodes,
+            depth,
+            concurrency,
+            out,
         } => {
-            let description = Variant::built_in(&variant).map_err(|e| e.to_string())?;
-            let first = settings(&first, &description, nodes)?;
-            let second = settings(&second, &description, nodes)?;
-            let names = (first.name.clone(), second.name.clone());
-            let game = AnyGame::new(description).map_err(|e| e.to_string())?;
-            let plan = MatchPlan {
-                pairs,
-                opening_plies,
-                max_plies,
-                seed,
+            let limit = depth.map_or(SearchLimit::Nodes(nodes), SearchLimit::Depth);
+            let filter = BookFilter {
+                plies,
+                limit,
+                threshold,
             };
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(concurrency.max(1))
-                .build()
-                .map_err(|e| e.to_string())?;
-            let (counts, [wins, draws, losses]) =
-                pool.install(|| with_game!(&game, g => run_match(g, first, second, &plan)));
-            let games = wins + draws + losses;
-            println!(
-                "{variant}: {} vs {}, {games} games at {nodes} nodes per move",
-                names.0, names.1
-            );
-            println!(
-                "W/D/L {wins}/{draws}/{losses}  draw ratio {:.1}%",
-                100.0 * draws as f64 / games.max(1) as f64
-            );
-            println!("pair scores 0/0.5/1/1.5/2: {:?}", counts.0);
-            if let Some(estimate) = counts.elo() {
-                println!(
-                    "score {:.1}%  Elo {:+.1} [{:+.1}, {:+.1}] (95%, pentanomial)  LOS {:.1}%",
-                    100.0 * estimate.score,
-                    estimate.elo,
-                    estimate.low,
-                    estimate.high,
-                    100.0 * estimate.los
-                );
-            }
+            write_book(&variant, count, seed, filter, concurrency, out)
+        }
+        Command::Merge { journals, out } => {
+            let summary = tournament::merge(&journals, &out)?;
+            print!("{}", summary.text());
+            println!("results: {}", out.display());
             Ok(())
         }
     }

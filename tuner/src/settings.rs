@@ -1,0 +1,106 @@
+//! What a tournament run is: everything that decides its games, recorded
+//! at the head of its journal and in its summary, and compared when a run
+//! is resumed or shards are merged.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::adjudication::Adjudication;
+use crate::players::PlayerSpec;
+use crate::schedule::{Format, Schedule, Shard};
+use crate::stats::Sprt;
+
+/// Where a run's openings come from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpeningSource {
+    /// An EPD/FEN file.
+    Book {
+        /// The file as given.
+        path: String,
+        /// Positions in it.
+        positions: usize,
+        /// Fingerprint of its positions (FEN text, one per line).
+        fingerprint: String,
+    },
+    /// Random legal plies from the start, one opening per round, from the
+    /// run's seed.
+    Random {
+        /// Plies per opening.
+        plies: usize,
+    },
+}
+
+/// The settings of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentSettings {
+    /// `kurier-tune` and engine version.
+    pub engine_version: String,
+    /// The variant's name (built in).
+    pub variant: String,
+    /// Match, gauntlet or round robin.
+    pub format: Format,
+    /// The players, in order (a gauntlet's first plays all others).
+    pub players: Vec<PlayerSpec>,
+    /// Game pairs per encounter.
+    pub pairs: usize,
+    /// Seed of the opening order (and of random openings).
+    pub seed: u64,
+    /// The openings.
+    pub openings: OpeningSource,
+    /// Adjudication and the ply limit.
+    pub adjudication: Adjudication,
+    /// Longest wait for one move of a player without a clock, in ms.
+    pub move_timeout_ms: u64,
+    /// How far past its clock a player may go, in ms.
+    pub time_margin_ms: u64,
+    /// The SPRT that may stop a match early.
+    pub sprt: Option<Sprt>,
+    /// The slice of the schedule this run plays (all without one).
+    pub shard: Option<Shard>,
+}
+
+/// The version written into every run's settings.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+impl TournamentSettings {
+    /// The number of openings the schedule draws from.
+    pub fn opening_count(&self) -> usize {
+        match &self.openings {
+            OpeningSource::Book { positions, .. } => *positions,
+            OpeningSource::Random { .. } => self.pairs.max(1),
+        }
+    }
+
+    /// The whole schedule (every shard).
+    pub fn schedule(&self) -> Result<Schedule, String> {
+        Schedule::new(
+            self.format,
+            self.players.len(),
+            self.pairs,
+            self.opening_count(),
+            self.seed,
+        )
+    }
+
+    /// The settings as JSON.
+    pub fn to_json(&self) -> Value {
+        // Plain data with string keys always serializes.
+        serde_json::to_value(self).unwrap_or_else(|e| unreachable!("settings serialize: {e}"))
+    }
+
+    /// The differences from `other`, one `key: this vs other` line per
+    /// differing top-level setting; empty when they agree.
+    pub fn differences(&self, other: &TournamentSettings) -> Vec<String> {
+        let (Value::Object(mine), Value::Object(theirs)) = (self.to_json(), other.to_json()) else {
+            unreachable!("settings serialize as objects")
+        };
+        mine.iter()
+            .filter(|(key, value)| theirs.get(*key) != Some(value))
+            .map(|(key, value)| {
+                let other = theirs.get(key).cloned().unwrap_or(Value::Null);
+                format!("{key}: {value} vs {other}")
+            })
+            .collect()
+    }
+}
