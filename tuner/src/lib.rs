@@ -19,3 +19,4 @@ pub mod spec;
 pub mod stats;
 pub mod summary;
 pub mod tournament;
+pub mod values;

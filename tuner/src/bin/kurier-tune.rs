@@ -81,6 +81,14 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Fit piece values from self-play games: quiet positions and their
+    /// results, logistic regression with bootstrap intervals over games,
+    /// rounds until the values settle, odds matches and a validation
+    /// match; prints the values table. Resumes a killed run.
+    Values(kurier_tuner::values::cli::ValuesArgs),
+    /// Write the Markdown report of a `values` run, with its plots and
+    /// the values file the engine loads.
+    Report(kurier_tuner::values::cli::ReportArgs),
 }
 
 /// Players, games and outputs of a match, gauntlet or round robin.
@@ -314,6 +322,8 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("results: {}", out.display());
             Ok(())
         }
+        Command::Values(args) => kurier_tuner::values::cli::values_command(&args),
+        Command::Report(args) => kurier_tuner::values::cli::report_command(&args),
     }
 }
 

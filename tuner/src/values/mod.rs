@@ -1,0 +1,122 @@
+//! Piece values from games rather than opinion (`kurier-tune values` and
+//! `kurier-tune report`).
+//!
+//! The pipeline, one file per step:
+//! - [`dataset`]: the compact binary file of quiet positions and results;
+//! - [`generate`]: self-play games that fill it;
+//! - [`fit`]: logistic regression of the result on the material
+//!   difference (pawn = 1, scale fitted), by Newton's method;
+//! - [`bootstrap`]: 95% intervals by resampling whole games;
+//! - [`texel`]: the same data fitting every evaluation weight;
+//! - [`imbalance`]: H.G. Muller's material-odds matches;
+//! - [`validate`]: a match between fitted and suggested values;
+//! - [`iterate`]: the run: rounds of games and fits until the values
+//!   settle, recorded in a journal that a killed run resumes from;
+//! - [`report`] and [`svg`]: the Markdown report with its plots and the
+//!   values file the engine loads;
+//! - [`cli`]: the command-line arguments of both commands;
+//! - [`synthetic`]: data with known true values, for tests and timing.
+
+pub mod bootstrap;
+pub mod cli;
+pub mod dataset;
+pub mod fit;
+pub mod generate;
+pub mod imbalance;
+pub mod iterate;
+pub mod report;
+pub mod svg;
+pub mod synthetic;
+pub mod texel;
+pub mod validate;
+
+use kurier_engine::eval::EvalParams;
+use kurier_engine::variant::Variant;
+use serde::{Deserialize, Serialize};
+
+/// The piece types of a variant as the tuner sees them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PieceTypes {
+    /// Letters, by type index.
+    pub letters: Vec<char>,
+    /// Names, by type index.
+    pub names: Vec<String>,
+    /// The king's type.
+    pub king: usize,
+    /// The pawn's type (the unit of value).
+    pub pawn: usize,
+}
+
+impl PieceTypes {
+    /// The types of `variant`; it needs a pawn type, the unit of value.
+    pub fn of(variant: &Variant) -> Result<PieceTypes, String> {
+        let pawn = variant
+            .pieces
+            .iter()
+            .position(|p| p.pawn)
+            .ok_or_else(|| format!("{} has no pawn, the unit of value", variant.name))?;
+        Ok(PieceTypes {
+            letters: variant.pieces.iter().map(|p| p.letter).collect(),
+            names: variant.pieces.iter().map(|p| p.name.clone()).collect(),
+            king: variant.king_type(),
+            pawn,
+        })
+    }
+
+    /// Every type but the king (pawn included), in type order.
+    pub fn valued(&self) -> Vec<usize> {
+        (0..self.letters.len())
+            .filter(|&t| t != self.king)
+            .collect()
+    }
+
+    /// The type whose letter is `letter` (either case).
+    pub fn by_letter(&self, letter: char) -> Option<usize> {
+        let upper = letter.to_ascii_uppercase();
+        self.letters.iter().position(|&l| l == upper)
+    }
+}
+
+/// Piece values in pawns (pawn = 1), by type index; the king's is 0.
+pub type Values = Vec<f64>;
+
+/// The material values (middlegame weight, centipawns / 100) of `params`.
+pub fn values_of(params: &EvalParams, types: &PieceTypes) -> Values {
+    (0..types.letters.len())
+        .map(|t| {
+            if t == types.king {
+                0.0
+            } else {
+                f64::from(params.piece_value(t).0) / 100.0
+            }
+        })
+        .collect()
+}
+
+/// `base` with its material weights (middlegame and endgame alike) set to
+/// `values`, rounded to centipawns.
+pub fn params_with_values(base: &EvalParams, types: &PieceTypes, values: &[f64]) -> EvalParams {
+    let mut params = base.clone();
+    for t in types.valued() {
+        let centipawns = (values[t] * 100.0).round() as i32;
+        params.set_piece_value(t, kurier_engine::eval::Pair(centipawns, centipawns));
+    }
+    params
+}
+
+/// The engine's version: the crate version and, when run inside a git
+/// checkout, the commit.
+pub fn engine_version() -> String {
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .and_then(|output| String::from_utf8(output.stdout).ok())
+        .map(|text| text.trim().to_string())
+        .filter(|text| !text.is_empty());
+    match commit {
+        Some(commit) => format!("{} ({commit})", env!("CARGO_PKG_VERSION")),
+        None => env!("CARGO_PKG_VERSION").to_string(),
+    }
+}
