@@ -655,14 +655,19 @@ impl<B: Bitboard> Evaluator<B> {
         }
     }
 
+    /// The weighted pawn-structure terms, summed.
+    fn pawn_structure_score(&self, position: &Position<B>) -> Pair {
+        let mut sum = self.sum();
+        self.pawn_structure(position, &mut sum);
+        Pair(sum.middlegame, sum.endgame)
+    }
+
     /// The weighted pawn-structure terms, from `cache` when these pawns
     /// were scored before.
     fn cached_pawn_structure(&self, position: &Position<B>, cache: &mut PawnCache<B>) -> Pair {
         let Some(pawn_type) = self.only_pawn_type else {
             // Several pawn types: their union would not identify the structure.
-            let mut sum = self.sum();
-            self.pawn_structure(position, &mut sum);
-            return Pair(sum.middlegame, sum.endgame);
+            return self.pawn_structure_score(position);
         };
         let white = position.pieces(Color::White, pawn_type);
         let black = position.pieces(Color::Black, pawn_type);
@@ -671,9 +676,7 @@ impl<B: Bitboard> Evaluator<B> {
         if entry.white == white && entry.black == black {
             return entry.score;
         }
-        let mut sum = self.sum();
-        self.pawn_structure(position, &mut sum);
-        let score = Pair(sum.middlegame, sum.endgame);
+        let score = self.pawn_structure_score(position);
         *entry = PawnEntry {
             white,
             black,
