@@ -273,7 +273,7 @@ impl<B: Bitboard> PieceMoves<B> {
 
     /// The squares this piece (of `color`, on `square`) may move to without
     /// capturing and may capture on, before removing occupied or own
-    /// squares; `initial` says whether its first-move parts apply.
+    /// squares; its first-move parts apply when `initial` holds `square`.
     #[inline(always)]
     pub fn targets(
         &self,
@@ -281,12 +281,16 @@ impl<B: Bitboard> PieceMoves<B> {
         color: Color,
         square: Square,
         occupied: B,
-        initial: bool,
+        initial: B,
     ) -> (B, B) {
         let c = color.index();
         let s = square.index();
         let mut quiet = self.quiet_leaps[c][s];
         let mut capture = self.capture_leaps[c][s];
+        if self.plain_leaper() {
+            return (quiet, capture);
+        }
+        let initial = initial.has(square);
         if initial && self.has_initial_leaps {
             quiet |= self.initial_quiet_leaps[c][s];
             capture |= self.initial_capture_leaps[c][s];
@@ -337,6 +341,11 @@ impl<B: Bitboard> PieceMoves<B> {
             if self.has_initial_leaps {
                 found |= self.initial_capture_leaps_from[c][s] & pieces & initial;
             }
+        }
+        // A piece that reaches the square by no slide on the empty board
+        // does not reach it on this one: skip computing the lines.
+        if !self.slides || (self.snipe_from[c][s] & pieces).is_empty() {
+            return found;
         }
         if self.rook {
             found |= lines.get(LineKind::Orthogonal) & pieces;

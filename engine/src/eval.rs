@@ -464,7 +464,7 @@ impl<B: Bitboard> Evaluator<B> {
                             Color::White,
                             Square::new(index as u8),
                             B::EMPTY,
-                            false,
+                            B::EMPTY,
                         );
                         (quiet | capture).count() as i32
                     })
@@ -709,18 +709,9 @@ impl<B: Bitboard> Evaluator<B> {
                     continue;
                 }
                 let initial = position.initial_squares(piece_type, color);
-                let plain = moves.plain_leaper();
-                let c = color.index();
                 let mut mobility = 0;
                 for square in pieces.squares() {
-                    let (quiet, capture) = if plain {
-                        (
-                            moves.quiet_leaps[c][square.index()],
-                            moves.capture_leaps[c][square.index()],
-                        )
-                    } else {
-                        moves.targets(&tables, color, square, occupied, initial.has(square))
-                    };
+                    let (quiet, capture) = moves.targets(&tables, color, square, occupied, initial);
                     mobility += ((quiet & !occupied) | (capture & !own)).count() as i32;
                     zone_attacks += (capture & enemy_zone).count() as i32;
                 }

@@ -191,6 +191,27 @@ impl<B: Bitboard> Position<B> {
 
     /// Generates every legal move into `sink`.
     pub fn generate<S: MoveSink<B>>(&self, sink: &mut S) {
+        self.generate_with_checkers(sink, self.checkers());
+    }
+
+    /// [`Position::generate`] for a caller that knows whether the side to
+    /// move is in check (search knows it from the move that led here):
+    /// when not, the attacks on the king need not be computed.
+    pub fn generate_knowing_check<S: MoveSink<B>>(&self, sink: &mut S, in_check: bool) {
+        let checkers = if in_check { self.checkers() } else { B::EMPTY };
+        debug_assert_eq!(checkers, self.checkers(), "wrong check state given");
+        self.generate_with_checkers(sink, checkers);
+    }
+
+    /// The enemy pieces attacking the king of the side to move.
+    fn checkers(&self) -> B {
+        let us = self.side_to_move();
+        self.attackers(self.king_square(us), us.flip(), self.occupied())
+    }
+
+    /// Generates every legal move into `sink`; `checkers` are the enemy
+    /// pieces attacking the king of the side to move.
+    fn generate_with_checkers<S: MoveSink<B>>(&self, sink: &mut S, checkers: B) {
         let game = &**self.game();
         let tables = game.tables();
         let us = self.side_to_move();
@@ -199,7 +220,6 @@ impl<B: Bitboard> Position<B> {
         let enemy = self.color_pieces(them);
         let occupied = own | enemy;
         let king = self.king_square(us);
-        let checkers = self.attackers(king, them, occupied);
 
         let zone = game.promotion_zone[us.index()];
         let wanted = if sink.quiet_wanted() {
@@ -207,7 +227,7 @@ impl<B: Bitboard> Position<B> {
         } else {
             enemy | zone
         };
-        let king_initial = self.initial_squares(game.king, us).has(king);
+        let king_initial = self.initial_squares(game.king, us);
         let (quiet, capture) =
             game.pieces[game.king].targets(&tables, us, king, occupied, king_initial);
         for to in (((quiet & !occupied) | (capture & enemy)) & wanted).squares() {
@@ -237,8 +257,7 @@ impl<B: Bitboard> Position<B> {
             let pawn = game.is_pawn(piece_type);
             let initial = self.initial_squares(piece_type, us);
             for from in pieces.squares() {
-                let (quiet, capture) =
-                    moves.targets(&tables, us, from, occupied, initial.has(from));
+                let (quiet, capture) = moves.targets(&tables, us, from, occupied, initial);
                 let targets = ((quiet & !occupied) | (capture & enemy)) & evasions & wanted;
                 if in_check || blockers.has(from) {
                     for to in targets.squares() {
@@ -286,8 +305,7 @@ impl<B: Bitboard> Position<B> {
             }) & self.pieces(us, piece_type);
             let initial = self.initial_squares(piece_type, us);
             for from in candidates.squares() {
-                let (_, capture) =
-                    moves.targets(&tables, us, from, self.occupied(), initial.has(from));
+                let (_, capture) = moves.targets(&tables, us, from, self.occupied(), initial);
                 self.generate_en_passant(&mut counter, from, capture, king);
             }
         }

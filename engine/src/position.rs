@@ -335,7 +335,7 @@ impl<B: Bitboard> Position<B> {
         let moved = Piece(self.board[to.index()]).piece_type();
         let occupied = self.occupied();
         let tables = game.tables();
-        let initial = self.initial_squares(moved, mover).has(to);
+        let initial = self.initial_squares(moved, mover);
         let (_, capture) = game.pieces[moved].targets(&tables, mover, to, occupied, initial);
         if capture.has(king) {
             return true;

@@ -245,9 +245,11 @@ struct Worker<'s, B: Bitboard> {
     eval_cache: Vec<(u64, i32)>,
     /// Pawn structures already scored.
     pawn_cache: PawnCache<B>,
-    /// Per ply, reused lists: generated moves, and moves in search order.
+    /// Per ply, reused lists: generated moves, moves in search order,
+    /// and the quiet moves tried.
     move_buffers: Vec<Vec<Move>>,
     order_buffers: Vec<Vec<Ordered>>,
+    quiet_buffers: Vec<Vec<Move>>,
 }
 
 /// A move in search order: its sort key (highest first), the move, and
@@ -385,6 +387,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             pawn_cache: PawnCache::new(),
             move_buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             order_buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            quiet_buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
         }
     }
 
@@ -571,7 +574,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         if in_check {
             best = -INFINITY;
             let mut list = MoveList(moves);
-            self.position.generate(&mut list);
+            self.position.generate_knowing_check(&mut list, true);
             moves = list.0;
         } else {
             let stand_pat = self.evaluate_within(alpha, beta);
@@ -587,7 +590,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
                     .color_pieces(self.position.side_to_move().flip()),
                 moves,
             };
-            self.position.generate(&mut tactical);
+            self.position.generate_knowing_check(&mut tactical, false);
             moves = tactical.moves;
         }
         if in_check && moves.is_empty() {
@@ -698,7 +701,10 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             }
         }
 
-        let mut moves = self.position.legal_moves();
+        let mut list = MoveList(std::mem::take(&mut self.move_buffers[ply]));
+        list.0.clear();
+        self.position.generate_knowing_check(&mut list, in_check);
+        let mut moves = list.0;
         if ply == 0 {
             moves.retain(|m| !self.root_excluded.contains(m));
             if !self.shared.limits.search_moves.is_empty() {
@@ -706,6 +712,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             }
         }
         if moves.is_empty() {
+            self.move_buffers[ply] = moves;
             if ply == 0 && !self.root_excluded.is_empty() {
                 return -INFINITY;
             }
@@ -717,11 +724,13 @@ impl<'s, B: Bitboard> Worker<'s, B> {
         }
         let mut ordered = std::mem::take(&mut self.order_buffers[ply]);
         self.order(&moves, hash_move, ply, &mut ordered);
+        self.move_buffers[ply] = moves;
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
-        let mut quiets_tried = Vec::new();
+        let mut quiets_tried = std::mem::take(&mut self.quiet_buffers[ply]);
+        quiets_tried.clear();
         let mut picker = Picker::default();
         while let Some((m, _)) = picker.next(self, &mut ordered) {
             let index = picker.next - 1;
@@ -798,6 +807,7 @@ impl<'s, B: Bitboard> Worker<'s, B> {
             }
         }
         self.order_buffers[ply] = ordered;
+        self.quiet_buffers[ply] = quiets_tried;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {

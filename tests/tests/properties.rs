@@ -39,8 +39,7 @@ fn pseudo_legal<B: Bitboard>(position: &Position<B>) -> Vec<Move> {
     for (piece_type, piece_moves) in game.pieces.iter().enumerate() {
         let initial = position.initial_squares(piece_type, us);
         for from in position.pieces(us, piece_type).squares() {
-            let (quiet, capture) =
-                piece_moves.targets(&tables, us, from, occupied, initial.has(from));
+            let (quiet, capture) = piece_moves.targets(&tables, us, from, occupied, initial);
             let targets = (quiet & !occupied) | (capture & enemy);
             for to in targets.squares() {
                 if game.is_pawn(piece_type) && game.promotion_zone[us.index()].has(to) {
