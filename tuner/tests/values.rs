@@ -20,11 +20,13 @@ use kurier_tuner::values::dataset::{
 use kurier_tuner::values::fit::{fit_material, material_design, sigmoid, MaterialOptions};
 use kurier_tuner::values::generate::{describe_position, generate, is_quiet, GenerationPlan};
 use kurier_tuner::values::imbalance::{calibration_odds, odds_position, piece_odds};
-use kurier_tuner::values::iterate::{playable_values, run, Journal, RoundRecord, RunSettings};
+use kurier_tuner::values::iterate::{
+    journal_path, playable_values, run, Journal, RoundRecord, RunSettings,
+};
 use kurier_tuner::values::report::write_report;
 use kurier_tuner::values::synthetic::{draw_result, synthetic_material};
 use kurier_tuner::values::texel::{fit_scale, fit_texel, texel_design, TexelOptions};
-use kurier_tuner::values::{PieceTypes, Values};
+use kurier_tuner::values::{PieceTypes, Values, SIGNATURE_DEPTH};
 
 /// A fresh scratch folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
@@ -545,6 +547,7 @@ fn excoco_journal() -> Journal {
     Journal {
         settings,
         engine_version: "test".to_string(),
+        search_signature: None,
         suggested: suggested.clone(),
         rounds: vec![RoundRecord {
             round: 1,
@@ -681,6 +684,18 @@ fn a_whole_run_is_journaled_resumes_and_refuses_other_settings() {
     assert!(folder.join("round-1.kdat").exists());
     // The same command again finds everything done and changes nothing.
     assert_eq!(run(&settings, &folder).unwrap(), journal);
+    // The journal records the build's search signature: the node count
+    // `kurier bench` reports for chess at that depth.
+    let bench = kurier_engine::bench::run(&["chess".to_string()], SIGNATURE_DEPTH, 1, 16).unwrap();
+    assert_eq!(journal.search_signature, Some(bench[0].nodes));
+    // A run recorded by a build that searches differently is not resumed.
+    let path = journal_path(&folder);
+    let mut other_build = journal.clone();
+    other_build.search_signature = Some(bench[0].nodes + 1);
+    other_build.write(&path).unwrap();
+    let refused = run(&settings, &folder).unwrap_err();
+    assert!(refused.contains("searches differently"), "{refused}");
+    journal.write(&path).unwrap();
     // Other settings for the same folder are refused.
     settings.nodes = 101;
     assert!(run(&settings, &folder)

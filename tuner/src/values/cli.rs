@@ -221,7 +221,23 @@ pub fn report_command(args: &ReportArgs) -> Result<(), String> {
         .run
         .clone()
         .unwrap_or_else(|| default_folder(&args.variant, args.quick));
-    let journal = Journal::read(&journal_path(&folder))?;
+    let path = journal_path(&folder);
+    if !path.exists() {
+        return Err(format!(
+            "no values run in {} (no {}): run `kurier-tune values{}` first, or name a run folder with --run",
+            folder.display(),
+            path.display(),
+            match (&args.run, args.quick) {
+                (Some(run), _) => format!(" --out {}", run.display()),
+                (None, quick) => format!(
+                    " --variant {}{}",
+                    args.variant,
+                    if quick { " --quick" } else { "" }
+                ),
+            }
+        ));
+    }
+    let journal = Journal::read(&path)?;
     let name = args.name.clone().unwrap_or_else(|| {
         let quick = if journal.settings.quick { "-quick" } else { "" };
         format!("{}-values{quick}", journal.settings.variant)

@@ -42,7 +42,10 @@ use super::imbalance::{
 };
 use super::texel::{fit_texel, TexelOptions};
 use super::validate::{play_validation, ValidationCounts, ValidationPlan};
-use super::{engine_version, params_with_values, values_of, PieceTypes, Values};
+use super::{
+    engine_version, params_with_values, search_signature, values_of, PieceTypes, Values,
+    SIGNATURE_DEPTH,
+};
 use crate::stats::Pentanomial;
 
 /// The lowest value (pawns) a fitted value is given to the next round's engine.
@@ -179,6 +182,11 @@ pub struct Journal {
     pub settings: RunSettings,
     /// The engine version that started the run.
     pub engine_version: String,
+    /// That engine's [`search_signature`]; a run resumes only with a
+    /// build of the same signature, so that its games all come from one
+    /// search. Absent in journals written before it was recorded.
+    #[serde(default)]
+    pub search_signature: Option<u64>,
     /// The variant's piece types.
     pub types: PieceTypes,
     /// The suggested values (the engine's built-in ones), pawns.
@@ -246,6 +254,7 @@ pub fn run(settings: &RunSettings, folder: &Path) -> Result<Journal, String> {
         }
     }
     std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let signature = search_signature(&settings.variant)?;
     let path = journal_path(folder);
     let journal = if path.exists() {
         let journal = Journal::read(&path)?;
@@ -256,12 +265,30 @@ pub fn run(settings: &RunSettings, folder: &Path) -> Result<Journal, String> {
                 journal.settings
             ));
         }
+        match journal.search_signature {
+            Some(recorded) if recorded != signature => {
+                return Err(format!(
+                    "{} holds a run played by an engine that searches differently (engine {}, \
+                     bench signature {recorded} at depth {SIGNATURE_DEPTH}; this build: {signature}): \
+                     its games would mix with this build's; resume with the build that started it, \
+                     or use another --out folder",
+                    folder.display(),
+                    journal.engine_version
+                ))
+            }
+            Some(_) => {}
+            None => eprintln!(
+                "warning: {} records no search signature; resuming without checking the engine build",
+                folder.display()
+            ),
+        }
         eprintln!("resuming the run in {}", folder.display());
         journal
     } else {
         Journal {
             settings: settings.clone(),
             engine_version: engine_version(),
+            search_signature: Some(signature),
             suggested: values_of(&suggested_params, &types),
             types,
             rounds: Vec::new(),

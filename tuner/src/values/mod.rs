@@ -104,6 +104,17 @@ pub fn params_with_values(base: &EvalParams, types: &PieceTypes, values: &[f64])
     params
 }
 
+/// Depth of the search that fingerprints the engine ([`search_signature`]).
+pub const SIGNATURE_DEPTH: u32 = 5;
+
+/// The node count of `kurier bench` for `variant` at [`SIGNATURE_DEPTH`]
+/// on one thread: equal counts mean that this build searches, and so
+/// plays games at fixed nodes, as the one that recorded the count.
+pub fn search_signature(variant: &str) -> Result<u64, String> {
+    let lines = kurier_engine::bench::run(&[variant.to_string()], SIGNATURE_DEPTH, 1, 16)?;
+    Ok(lines.iter().map(|line| line.nodes).sum())
+}
+
 /// The engine's version: the crate version and, when run inside a git
 /// checkout, the commit.
 pub fn engine_version() -> String {

@@ -297,7 +297,7 @@ pub fn values_file(journal: &Journal) -> Option<String> {
         round.positions,
         round.round,
         journal.settings.seed,
-        journal.engine_version,
+        engine_description(journal),
         journal.settings.variant
     );
     for t in table_types(journal) {
@@ -413,7 +413,7 @@ pub fn markdown(journal: &Journal, name: &str) -> String {
         "Engine {}; seed {}; {} nodes per move; up to {} round(s) of {} games; at most {} positions per \
          game, quiet ones only (not in check, quiescence score equal to the static evaluation), \
          from ply {} on; openings of {} random plies; games drawn at ply {}.\n",
-        journal.engine_version,
+        engine_description(journal),
         s.seed,
         s.nodes,
         s.rounds,
@@ -520,4 +520,17 @@ pub fn write_report(journal: &Journal, out: &Path, name: &str) -> Result<ReportF
         values: all[1].clone(),
         all,
     })
+}
+
+/// The engine that played the run: its version and, when recorded, its
+/// search signature (see [`search_signature`](super::search_signature)).
+fn engine_description(journal: &Journal) -> String {
+    match journal.search_signature {
+        Some(signature) => format!(
+            "{} (bench signature {signature} at depth {})",
+            journal.engine_version,
+            super::SIGNATURE_DEPTH
+        ),
+        None => journal.engine_version.clone(),
+    }
 }
