@@ -9,7 +9,7 @@ use super::bootstrap::Interval;
 const WIDTH: f64 = 760.0;
 const HEIGHT: f64 = 420.0;
 const LEFT: f64 = 60.0;
-const RIGHT: f64 = 150.0;
+const RIGHT: f64 = 175.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 50.0;
 
