@@ -88,11 +88,7 @@ fn the_fit_recovers_known_values_within_its_intervals() {
     let dataset = synthetic_chess(&truth, 3000, 4, 11);
     let (values, scale, intervals) = fit_with_intervals(&dataset, 100, 5);
     let types = chess_types();
-    let pieces: Vec<usize> = types
-        .valued()
-        .into_iter()
-        .filter(|&t| t != types.pawn)
-        .collect();
+    let pieces = types.pieces();
     // Each 95% interval misses with probability 5%; all four pieces
     // inside the interval widened by half its width (about 3 standard
     // errors each side) fails with probability below 1%, and at most one
@@ -141,11 +137,7 @@ fn bootstrap_intervals_cover_the_truth_at_about_the_stated_rate() {
     // about 84% here (standard errors too small by sqrt(2)).
     let truth = chess_truth();
     let types = chess_types();
-    let pieces: Vec<usize> = types
-        .valued()
-        .into_iter()
-        .filter(|&t| t != types.pawn)
-        .collect();
+    let pieces = types.pieces();
     let mut covered = 0;
     let mut total = 0;
     for replication in 0..40 {
@@ -628,7 +620,7 @@ fn odds_positions_exist_for_every_piece_of_every_variant() {
             let types = PieceTypes::of(&g.variant).unwrap();
             let start = Position::startpos(g.clone());
             let pawns = start.pieces(Color::White, types.pawn).count() as usize;
-            for t in types.valued().into_iter().filter(|&t| t != types.pawn) {
+            for t in types.pieces() {
                 let odds = piece_odds(t, types.pawn, 20.0, pawns);
                 assert_eq!(odds.b_lacks.len(), pawns / 2, "{name}: compensation capped at half the pawns");
                 for a in [Color::White, Color::Black] {

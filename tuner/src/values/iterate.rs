@@ -368,11 +368,7 @@ impl<B: Bitboard> Runner<'_, B> {
     fn odds_pieces(&self, journal: &Journal) -> Vec<usize> {
         let types = &journal.types;
         if journal.settings.imbalance_pieces.is_empty() {
-            types
-                .valued()
-                .into_iter()
-                .filter(|&t| t != types.pawn)
-                .collect()
+            types.pieces()
         } else {
             journal
                 .settings

@@ -70,6 +70,15 @@ impl PieceTypes {
             .collect()
     }
 
+    /// Every type but the king and the pawn (the unit): the pieces whose
+    /// value is measured, in type order.
+    pub fn pieces(&self) -> Vec<usize> {
+        self.valued()
+            .into_iter()
+            .filter(|&t| t != self.pawn)
+            .collect()
+    }
+
     /// The type whose letter is `letter` (either case).
     pub fn by_letter(&self, letter: char) -> Option<usize> {
         let upper = letter.to_ascii_uppercase();

@@ -50,9 +50,7 @@ fn format_interval(value: f64, interval: Option<Interval>) -> String {
 /// The types in table order: pawn first, then by type index, no king.
 fn table_types(journal: &Journal) -> Vec<usize> {
     let types = &journal.types;
-    std::iter::once(types.pawn)
-        .chain(types.valued().into_iter().filter(|&t| t != types.pawn))
-        .collect()
+    std::iter::once(types.pawn).chain(types.pieces()).collect()
 }
 
 /// The values table: piece | suggested | fitted (95% CI) |
@@ -99,11 +97,7 @@ pub fn values_table(journal: &Journal) -> String {
 pub fn nearness(journal: &Journal) -> Option<String> {
     let round = journal.final_round()?;
     let types = &journal.types;
-    let pieces: Vec<usize> = types
-        .valued()
-        .into_iter()
-        .filter(|&t| t != types.pawn)
-        .collect();
+    let pieces = types.pieces();
     let inside = pieces
         .iter()
         .filter(|&&t| round.intervals.values[t].is_some_and(|i| i.contains(journal.suggested[t])))
