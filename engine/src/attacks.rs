@@ -22,6 +22,10 @@ pub enum LineKind {
 pub struct SliderPart<B> {
     /// Which lines it slides along.
     pub kind: LineKind,
+    /// The directions it slides in (indexes into [`DIRECTIONS`], as seen
+    /// by each colour), `[color]`: a pawn's forward slide scans one ray,
+    /// not two lines.
+    pub directions: [Vec<usize>; 2],
     /// Whether it may move to an empty square.
     pub quiet: bool,
     /// Whether it may capture.
@@ -64,6 +68,19 @@ pub struct PieceMoves<B> {
     pub snipe_from: [Vec<B>; 2],
     /// Whether any part of the move can be blocked (it slides).
     pub slides: bool,
+    /// Whether any part is for the first move only: only then do
+    /// [`PieceMoves::targets`] and [`PieceMoves::attackers`] look at the
+    /// squares where first moves apply.
+    pub first_moves: bool,
+    /// `capture_reach[color][square]`: every square a capture of this
+    /// piece could reach on an empty board, by any part.
+    pub capture_reach: [Vec<B>; 2],
+    /// `capture_reach_from[color][square]`: the squares from which a
+    /// capture of this piece could reach `square` on an empty board.
+    pub capture_reach_from: [Vec<B>; 2],
+    /// `quiet_reach[color][square]`: every square a non-capturing move
+    /// could reach on an empty board, by any part.
+    pub quiet_reach: [Vec<B>; 2],
 }
 
 impl<B: Bitboard> PieceMoves<B> {
@@ -154,6 +171,10 @@ impl<B: Bitboard> PieceMoves<B> {
             bent: false,
             snipe_from: empty(),
             slides: false,
+            first_moves: parts.iter().any(|part| part.initial),
+            capture_reach: empty(),
+            capture_reach_from: empty(),
+            quiet_reach: empty(),
         };
         let mut snipe_to = empty();
         for part in parts {
@@ -181,9 +202,11 @@ impl<B: Bitboard> PieceMoves<B> {
                             };
                             if part.quiet {
                                 quiet[c][index] |= targets;
+                                moves.quiet_reach[c][index] |= targets;
                             }
                             if part.capture {
                                 capture[c][index] |= targets;
+                                moves.capture_reach[c][index] |= targets;
                             }
                         }
                     }
@@ -228,9 +251,14 @@ impl<B: Bitboard> PieceMoves<B> {
                                 }
                             }
                         }
-                        if part.capture {
-                            for c in 0..2 {
+                        for c in 0..2 {
+                            if part.capture {
                                 for (to, r) in snipe_to[c].iter_mut().zip(&reach[c]) {
+                                    *to |= *r;
+                                }
+                            }
+                            if part.quiet {
+                                for (to, r) in moves.quiet_reach[c].iter_mut().zip(&reach[c]) {
                                     *to |= *r;
                                 }
                             }
@@ -241,8 +269,22 @@ impl<B: Bitboard> PieceMoves<B> {
                             moves.bishop = true;
                         } else {
                             let reach_from = [invert(&reach[0]), invert(&reach[1])];
+                            let directions = Color::BOTH.map(|color| {
+                                steps
+                                    .iter()
+                                    .map(|&step| {
+                                        let step = oriented(step, color);
+                                        DIRECTIONS
+                                            .iter()
+                                            .position(|&direction| direction == step)
+                                            // Betza slides are made of W and F steps only.
+                                            .expect("a slide step is one of the eight directions")
+                                    })
+                                    .collect()
+                            });
                             moves.sliders.push(SliderPart {
                                 kind,
+                                directions,
                                 quiet: part.quiet,
                                 capture: part.capture,
                                 initial: part.initial,
@@ -256,9 +298,13 @@ impl<B: Bitboard> PieceMoves<B> {
                     moves.slides = true;
                     moves.bent = true;
                     for color in Color::BOTH {
-                        for (index, to) in snipe_to[color.index()].iter_mut().enumerate() {
-                            *to |=
+                        let c = color.index();
+                        let squares_reach = snipe_to[c].iter_mut().zip(&mut moves.quiet_reach[c]);
+                        for (index, (snipe, quiet)) in squares_reach.enumerate() {
+                            let reach =
                                 bent_reach(geometry, Square::new(index as u8), color, &part.steps);
+                            *snipe |= reach;
+                            *quiet |= reach;
                         }
                     }
                 }
@@ -268,6 +314,12 @@ impl<B: Bitboard> PieceMoves<B> {
         moves.initial_capture_leaps_from =
             moves.initial_capture_leaps.each_ref().map(|to| invert(to));
         moves.snipe_from = snipe_to.each_ref().map(|to| invert(to));
+        for (reach, slides) in moves.capture_reach.iter_mut().zip(&snipe_to) {
+            for (square_reach, &slide) in reach.iter_mut().zip(slides) {
+                *square_reach |= slide;
+            }
+        }
+        moves.capture_reach_from = moves.capture_reach.each_ref().map(|to| invert(to));
         moves
     }
 
@@ -283,16 +335,50 @@ impl<B: Bitboard> PieceMoves<B> {
         occupied: B,
         initial: B,
     ) -> (B, B) {
+        self.targets_of::<true>(tables, color, square, occupied, initial)
+    }
+
+    /// The capture half of [`PieceMoves::targets`], without working out
+    /// the parts that only move.
+    #[inline(always)]
+    pub fn capture_targets(
+        &self,
+        tables: &AttackTables<'_, B>,
+        color: Color,
+        square: Square,
+        occupied: B,
+        initial: B,
+    ) -> B {
+        self.targets_of::<false>(tables, color, square, occupied, initial)
+            .1
+    }
+
+    /// [`PieceMoves::targets`]; the quiet half only when `QUIET`.
+    #[inline(always)]
+    fn targets_of<const QUIET: bool>(
+        &self,
+        tables: &AttackTables<'_, B>,
+        color: Color,
+        square: Square,
+        occupied: B,
+        initial: B,
+    ) -> (B, B) {
         let c = color.index();
         let s = square.index();
-        let mut quiet = self.quiet_leaps[c][s];
+        let mut quiet = if QUIET {
+            self.quiet_leaps[c][s]
+        } else {
+            B::EMPTY
+        };
         let mut capture = self.capture_leaps[c][s];
         if self.plain_leaper() {
             return (quiet, capture);
         }
         let initial = initial.has(square);
         if initial && self.has_initial_leaps {
-            quiet |= self.initial_quiet_leaps[c][s];
+            if QUIET {
+                quiet |= self.initial_quiet_leaps[c][s];
+            }
             capture |= self.initial_capture_leaps[c][s];
         }
         let mut both = B::EMPTY;
@@ -306,10 +392,14 @@ impl<B: Bitboard> PieceMoves<B> {
             both |= tables.bent_attacks(square, occupied);
         }
         for part in &self.sliders {
-            if part.initial && !initial {
+            if (part.initial && !initial) || !(part.capture || QUIET) {
                 continue;
             }
-            let attacks = tables.lines(part.kind, square, occupied) & part.reach[c][s];
+            let mut attacks = B::EMPTY;
+            for &direction in &part.directions[c] {
+                attacks |= tables.sliders.ray_attacks(square, direction, occupied);
+            }
+            attacks &= part.reach[c][s];
             if part.quiet {
                 quiet |= attacks;
             }

@@ -708,7 +708,7 @@ impl<B: Bitboard> Evaluator<B> {
                 if pieces.is_empty() {
                     continue;
                 }
-                let initial = position.initial_squares(piece_type, color);
+                let initial = position.first_move_squares(moves, piece_type, color);
                 let mut mobility = 0;
                 for square in pieces.squares() {
                     let (quiet, capture) = moves.targets(&tables, color, square, occupied, initial);

@@ -222,11 +222,14 @@ impl<B: Bitboard> Position<B> {
         let king = self.king_square(us);
 
         let zone = game.promotion_zone[us.index()];
-        let wanted = if sink.quiet_wanted() {
+        let quiet_wanted = sink.quiet_wanted();
+        let wanted = if quiet_wanted {
             game.geometry.board()
         } else {
             enemy | zone
         };
+        // What a capture may land on (an en-passant square is empty).
+        let capturable = enemy | self.en_passant_squares();
         let king_initial = self.initial_squares(game.king, us);
         let (quiet, capture) =
             game.pieces[game.king].targets(&tables, us, king, occupied, king_initial);
@@ -255,9 +258,20 @@ impl<B: Bitboard> Position<B> {
                 continue;
             }
             let pawn = game.is_pawn(piece_type);
-            let initial = self.initial_squares(piece_type, us);
+            let initial = self.first_move_squares(moves, piece_type, us);
             for from in pieces.squares() {
-                let (quiet, capture) = moves.targets(&tables, us, from, occupied, initial);
+                // Without quiet moves, a piece that cannot promote by a
+                // quiet move needs only its captures, and none when no
+                // capture reaches a piece even on an empty board.
+                let (quiet, capture) =
+                    if quiet_wanted || (moves.quiet_reach[us.index()][from.index()] & zone).any() {
+                        moves.targets(&tables, us, from, occupied, initial)
+                    } else if (moves.capture_reach[us.index()][from.index()] & capturable).any() {
+                        let capture = moves.capture_targets(&tables, us, from, occupied, initial);
+                        (B::EMPTY, capture)
+                    } else {
+                        continue;
+                    };
                 let targets = ((quiet & !occupied) | (capture & enemy)) & evasions & wanted;
                 if in_check || blockers.has(from) {
                     for to in targets.squares() {
@@ -305,7 +319,7 @@ impl<B: Bitboard> Position<B> {
             }) & self.pieces(us, piece_type);
             let initial = self.initial_squares(piece_type, us);
             for from in candidates.squares() {
-                let (_, capture) = moves.targets(&tables, us, from, self.occupied(), initial);
+                let capture = moves.capture_targets(&tables, us, from, self.occupied(), initial);
                 self.generate_en_passant(&mut counter, from, capture, king);
             }
         }

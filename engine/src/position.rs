@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::attacks::LineCache;
+use crate::attacks::{LineCache, PieceMoves};
 use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::{Color, Square, MAX_SQUARES};
@@ -262,6 +262,18 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
+    /// [`Position::initial_squares`] where the piece type has first-move
+    /// parts, else none (its move tables never ask): saves the lookup in
+    /// the loops over every piece type.
+    #[inline(always)]
+    pub fn first_move_squares(&self, moves: &PieceMoves<B>, piece_type: usize, color: Color) -> B {
+        if moves.first_moves {
+            self.initial_squares(piece_type, color)
+        } else {
+            B::EMPTY
+        }
+    }
+
     /// The pieces of `by` that attack `square`, with the board occupied
     /// as in `occupied` (pieces of `by` outside `occupied` still count:
     /// mask the result when some were captured).
@@ -295,9 +307,12 @@ impl<B: Bitboard> Position<B> {
         let leaps = (game.leaps_from_any[by.index()][square.index()] & among).any();
         let mut found = B::EMPTY;
         for (piece_type, moves) in game.pieces.iter().enumerate() {
-            let pieces = among & self.types[piece_type];
+            // Only pieces that could capture on the square on an empty board.
+            let pieces = among
+                & self.types[piece_type]
+                & moves.capture_reach_from[by.index()][square.index()];
             if pieces.any() {
-                let initial = self.initial_squares(piece_type, by);
+                let initial = self.first_move_squares(moves, piece_type, by);
                 found |= moves.attackers(&mut lines, by, pieces, initial, leaps);
                 if FIRST && found.any() {
                     return found;
@@ -336,7 +351,7 @@ impl<B: Bitboard> Position<B> {
         let occupied = self.occupied();
         let tables = game.tables();
         let initial = self.initial_squares(moved, mover);
-        let (_, capture) = game.pieces[moved].targets(&tables, mover, to, occupied, initial);
+        let capture = game.pieces[moved].capture_targets(&tables, mover, to, occupied, initial);
         if capture.has(king) {
             return true;
         }

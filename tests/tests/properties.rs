@@ -7,6 +7,8 @@
 //!   the piece tables, without the generator's pin and check shortcuts)
 //!   after which the mover's king is not attacked;
 //! - the check test from the last move equals the full check test;
+//! - the captures-only generation (quiescence search's) gives exactly the
+//!   legal captures, en-passant captures and promotions;
 //! - the search's evaluation (piece-square sums kept by make/unmake, the
 //!   pawn cache) equals the evaluation summed term by term.
 
@@ -15,7 +17,8 @@ use std::collections::BTreeSet;
 use kurier_engine::bitboard::Bitboard;
 use kurier_engine::eval::{EvalParams, Evaluator, PawnCache};
 use kurier_engine::game::AnyGame;
-use kurier_engine::moves::Move;
+use kurier_engine::geometry::Square;
+use kurier_engine::moves::{Move, MoveKind};
 use kurier_engine::position::Position;
 use kurier_engine::variant::Variant;
 use kurier_engine::with_game;
@@ -137,6 +140,26 @@ fn check_position<B: Bitboard>(position: &mut Position<B>) {
         position.count_legal_moves(),
         legal.len() as u64,
         "bulk count in {fen}"
+    );
+
+    let tactical: BTreeSet<String> = position
+        .tactical_moves()
+        .iter()
+        .map(|m| position.uci(*m))
+        .collect();
+    let legal_tactical: BTreeSet<String> = position
+        .legal_moves()
+        .into_iter()
+        .filter(|m| match m.kind() {
+            MoveKind::EnPassant | MoveKind::Promotion => true,
+            MoveKind::Normal => position.piece_at(Square::new(m.to())).is_some(),
+            MoveKind::Castling => false,
+        })
+        .map(|m| position.uci(m))
+        .collect();
+    assert_eq!(
+        tactical, legal_tactical,
+        "captures-only generation differs from the legal captures in {fen}"
     );
 }
 
