@@ -323,7 +323,7 @@ impl Picker {
 }
 
 /// Entries of each thread's evaluation cache (a power of two).
-const EVAL_CACHE: usize = 1 << 14;
+const EVAL_CACHE: usize = 1 << 16;
 
 /// Late-move reduction in plies for a move at `depth` that is the
 /// `index`-th tried (1-based).
