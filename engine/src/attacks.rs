@@ -72,6 +72,9 @@ pub struct PieceMoves<B> {
     /// [`PieceMoves::targets`] and [`PieceMoves::attackers`] look at the
     /// squares where first moves apply.
     pub first_moves: bool,
+    /// Whether every part both moves and captures: the quiet targets
+    /// then equal the capture targets.
+    pub symmetric: bool,
     /// `capture_reach[color][square]`: every square a capture of this
     /// piece could reach on an empty board, by any part.
     pub capture_reach: [Vec<B>; 2],
@@ -172,6 +175,7 @@ impl<B: Bitboard> PieceMoves<B> {
             snipe_from: empty(),
             slides: false,
             first_moves: parts.iter().any(|part| part.initial),
+            symmetric: parts.iter().all(|part| part.quiet && part.capture),
             capture_reach: empty(),
             capture_reach_from: empty(),
             quiet_reach: empty(),

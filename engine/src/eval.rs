@@ -710,10 +710,21 @@ impl<B: Bitboard> Evaluator<B> {
                 }
                 let initial = position.first_move_squares(moves, piece_type, color);
                 let mut mobility = 0;
-                for square in pieces.squares() {
-                    let (quiet, capture) = moves.targets(&tables, color, square, occupied, initial);
-                    mobility += ((quiet & !occupied) | (capture & !own)).count() as i32;
-                    zone_attacks += (capture & enemy_zone).count() as i32;
+                if moves.symmetric {
+                    // Quiet targets equal capture targets: count them once.
+                    for square in pieces.squares() {
+                        let targets =
+                            moves.capture_targets(&tables, color, square, occupied, initial);
+                        mobility += (targets & !own).count() as i32;
+                        zone_attacks += (targets & enemy_zone).count() as i32;
+                    }
+                } else {
+                    for square in pieces.squares() {
+                        let (quiet, capture) =
+                            moves.targets(&tables, color, square, occupied, initial);
+                        mobility += ((quiet & !occupied) | (capture & !own)).count() as i32;
+                        zone_attacks += (capture & enemy_zone).count() as i32;
+                    }
                 }
                 if mobility != 0 {
                     accumulator.add(layout.mobility(piece_type), sign * mobility);

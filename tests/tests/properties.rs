@@ -6,6 +6,9 @@
 //! - the legal moves are exactly the pseudo-legal moves (built here from
 //!   the piece tables, without the generator's pin and check shortcuts)
 //!   after which the mover's king is not attacked;
+//! - a piece's capture-only targets equal the capture half of its
+//!   targets, and a type marked symmetric has equal quiet and capture
+//!   targets;
 //! - the check test from the last move equals the full check test;
 //! - the captures-only generation (quiescence search's) gives exactly the
 //!   legal captures, en-passant captures and promotions;
@@ -43,6 +46,17 @@ fn pseudo_legal<B: Bitboard>(position: &Position<B>) -> Vec<Move> {
         let initial = position.initial_squares(piece_type, us);
         for from in position.pieces(us, piece_type).squares() {
             let (quiet, capture) = piece_moves.targets(&tables, us, from, occupied, initial);
+            assert_eq!(
+                piece_moves.capture_targets(&tables, us, from, occupied, initial),
+                capture,
+                "capture targets of type {piece_type} on {from:?}"
+            );
+            if piece_moves.symmetric {
+                assert_eq!(
+                    quiet, capture,
+                    "type {piece_type} on {from:?} is not symmetric"
+                );
+            }
             let targets = (quiet & !occupied) | (capture & enemy);
             for to in targets.squares() {
                 if game.is_pawn(piece_type) && game.promotion_zone[us.index()].has(to) {
