@@ -511,15 +511,6 @@ pub struct AttackTables<'t, B> {
 }
 
 impl<B: Bitboard> AttackTables<'_, B> {
-    /// Slider attacks along the lines of `kind`.
-    #[inline(always)]
-    pub fn lines(&self, kind: LineKind, square: Square, occupied: B) -> B {
-        match kind {
-            LineKind::Orthogonal => self.sliders.orthogonal(square, occupied),
-            LineKind::Diagonal => self.sliders.diagonal(square, occupied),
-        }
-    }
-
     /// The gryphon's bent slide from `square` (without the diagonal step,
     /// which is a leap part): from each empty diagonal neighbour, the rays
     /// leading away from `square`.
