@@ -422,7 +422,7 @@ impl Accumulator for Sum<'_> {
 /// How far outside the search window the cheap part of the evaluation
 /// must be for the mobility terms to be skipped. Measured over every
 /// exact evaluation of the `kurier bench` searches of the five variants
-/// (2.8 million): the mobility terms moved the score by at most 195
+/// (2.6 million): the mobility terms moved the score by at most 195
 /// centipawns (ExCoCo; 99.9th percentile 85 to 136 by variant).
 pub const LAZY_MARGIN: i32 = 200;
 
