@@ -202,6 +202,43 @@ pub struct SprtState {
     pub decision: SprtDecision,
 }
 
+/// The per-game scores of the five pair outcomes.
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The distribution over the pair scores ([`PAIR_SCORES`]) with mean
+/// `mean` that is likeliest given the observed frequencies `observed`
+/// (all positive, summing to one; `mean` strictly between 0 and 1):
+/// `q_i = p_i / (1 + l (v_i - mean))`, the Lagrange multiplier `l` the
+/// root of `sum p_i (v_i - mean) / (1 + l (v_i - mean)) = 0`, which
+/// decreases in `l` on the interval where every `1 + l (v_i - mean)` is
+/// positive: found by bisection.
+fn nearest_with_mean(observed: &[f64], mean: f64) -> Vec<f64> {
+    let shifted: Vec<f64> = PAIR_SCORES.iter().map(|v| v - mean).collect();
+    let gap = |l: f64| -> f64 {
+        observed
+            .iter()
+            .zip(&shifted)
+            .map(|(p, x)| p * x / (1.0 + l * x))
+            .sum()
+    };
+    // 1 + l x > 0 for x in [-mean, 1 - mean]: l in (-1 / (1 - mean), 1 / mean).
+    let (mut low, mut high) = (-1.0 / (1.0 - mean), 1.0 / mean);
+    for _ in 0..200 {
+        let middle = 0.5 * (low + high);
+        if gap(middle) > 0.0 {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    let l = 0.5 * (low + high);
+    observed
+        .iter()
+        .zip(&shifted)
+        .map(|(p, x)| p / (1.0 + l * x))
+        .collect()
+}
+
 impl Sprt {
     /// A test, checked: `elo0 < elo1`, `alpha` and `beta` in (0, 1) with
     /// `alpha + beta < 1`.
@@ -238,37 +275,34 @@ impl Sprt {
 
     /// The log-likelihood ratio of H1 against H0 for the pairs in `counts`.
     ///
-    /// This is fishtest's pentanomial test in logistic Elo, with the
-    /// approximation of the generalized SPRT by M. Van den Bergh ("A
-    /// practical introduction to the GSPRT", fishtest's
-    /// `LLRcalc.LLR_alt2`; also cutechess-cli's and fastchess's):
-    /// `LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)`, with `N` pairs, `s`
-    /// and `var` the mean and variance of the per-game pair score (0,
-    /// 1/4, 1/2, 3/4, 1) and `s0`, `s1` the expected scores at `elo0` and
-    /// `elo1`. Empty cells count as 0.001 pairs (fishtest's
-    /// regularization), so that a lopsided start still has a variance.
-    /// Zero without pairs.
+    /// This is fishtest's pentanomial test in logistic Elo, the
+    /// generalized SPRT (fishtest's `LLRcalc.LLR_logistic`): with `N`
+    /// pairs whose observed frequencies of the pair scores (0, 1/4, 1/2,
+    /// 3/4, 1 per game) are `p`, `LLR = N sum p_i ln(q1_i / q0_i)`, where
+    /// `qj` is the distribution nearest to `p` (maximum likelihood) whose
+    /// mean is `sj`, the expected score at `eloj`
+    /// ([`nearest_with_mean`]). Empty cells count as 0.001 pairs
+    /// (fishtest's regularization). The exact ratio, not the normal
+    /// approximation `N (s1 - s0) (2 s - s0 - s1) / (2 var)` (Van den
+    /// Bergh's, which cutechess-cli and fastchess use): on a handful of
+    /// equal pairs the sample variance is near zero and the approximation
+    /// explodes (two pairs of 3/4 gave 7.6, past any bound), while the
+    /// exact ratio stays small. Zero without pairs.
     pub fn llr(&self, counts: &Pentanomial) -> f64 {
         if counts.pairs() == 0 {
             return 0.0;
         }
         let regularized: Vec<f64> = counts.0.iter().map(|&c| (c as f64).max(1e-3)).collect();
         let n: f64 = regularized.iter().sum();
-        let values = [0.0, 0.25, 0.5, 0.75, 1.0];
-        let mean = regularized
-            .iter()
-            .zip(values)
-            .map(|(c, v)| c * v)
-            .sum::<f64>()
-            / n;
-        let variance = regularized
-            .iter()
-            .zip(values)
-            .map(|(c, v)| c * (v - mean).powi(2))
-            .sum::<f64>()
-            / n;
+        let observed: Vec<f64> = regularized.iter().map(|c| c / n).collect();
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+        let q0 = nearest_with_mean(&observed, s0);
+        let q1 = nearest_with_mean(&observed, s1);
+        n * observed
+            .iter()
+            .zip(q0.iter().zip(&q1))
+            .map(|(p, (a, b))| p * (b / a).ln())
+            .sum::<f64>()
     }
 
     /// The test's state after the pairs in `counts`.
@@ -362,32 +396,44 @@ mod tests {
 
     #[test]
     fn sprt_llr_of_a_hand_computed_case() {
-        // 100 pairs [10, 20, 40, 20, 10]: mean per-game score 0.5, and
-        // variance (10 * .25 + 20 * .0625) * 2 / 100 = 0.075. With elo0 =
-        // -400 log10(3) and elo1 = +400 log10(3) (scores 1/4 and 3/4):
-        // LLR = 100 * 0.5 * (1 - 1) / 0.15 = 0 by symmetry; with elo0 = 0,
-        // elo1 = 400 log10(3) (scores 1/2 and 3/4): LLR = 100 * 0.25 *
-        // (1 - 1.25) / 0.15 = -41.666...
+        // The expected ratios come from an independent computation: the
+        // two constrained likelihoods maximised directly by Nelder-Mead
+        // over the three free probabilities (a throwaway Python script,
+        // the constraints sum q = 1 and mean q = s eliminated by hand),
+        // not through the Lagrange multiplier the code solves for.
+        // 100 pairs [10, 20, 40, 20, 10] have mean 1/2: with scores 1/4
+        // and 3/4 for elo0 and elo1 (+-400 log10 3), 0 by symmetry.
         let counts = Pentanomial([10, 20, 40, 20, 10]);
         let third = 400.0 * 3f64.log10();
         let symmetric = Sprt::new(-third, third, 0.05, 0.05).unwrap();
         assert!(symmetric.llr(&counts).abs() < 1e-9);
+        // With scores 1/2 and 3/4: -38.788525.
         let test = Sprt::new(0.0, third, 0.05, 0.05).unwrap();
-        assert!((test.llr(&counts) + 41.666_666_667).abs() < 1e-6);
+        assert!((test.llr(&counts) + 38.788_525).abs() < 1e-4, "{}", test.llr(&counts));
         assert_eq!(test.state(&counts).decision, SprtDecision::AcceptH0);
-        // 10 pairs [1, 1, 3, 3, 2]: mean (0.25 + 1.5 + 2.25 + 2) / 10 =
-        // 0.6; variance (.6^2 + .35^2 + 3 * .1^2 + 3 * .15^2 + 2 * .4^2) /
-        // 10 = (.36 + .1225 + .03 + .0675 + .32) / 10 = 0.09. LLR = 10 *
-        // 0.25 * (1.2 - 1.25) / 0.18 = -0.694444, between the bounds.
+        // 10 pairs [1, 1, 3, 3, 2]: -0.940126, between the bounds.
         let counts = Pentanomial([1, 1, 3, 3, 2]);
         let state = test.state(&counts);
-        assert!((state.llr + 0.694_444_444).abs() < 1e-6, "{}", state.llr);
+        assert!((state.llr + 0.940_126).abs() < 1e-4, "{}", state.llr);
         assert_eq!(state.decision, SprtDecision::Continue);
-        // Three won pairs only: no variance but for the regularization,
-        // which keeps the ratio finite and clearly for H1.
+        // Three won pairs: 1.216916, evidence for H1 but no decision.
         let won = test.state(&Pentanomial([0, 0, 0, 0, 3]));
-        assert!(won.llr.is_finite() && won.decision == SprtDecision::AcceptH1);
+        assert!((won.llr - 1.216_916).abs() < 1e-4, "{}", won.llr);
+        assert_eq!(won.decision, SprtDecision::Continue);
         assert_eq!(test.llr(&Pentanomial::default()), 0.0);
+    }
+
+    #[test]
+    fn sprt_is_not_fooled_by_a_few_equal_pairs() {
+        // Two pairs of 3/4 each under [0, 5]: the normal approximation
+        // gave 7.58 (H1 accepted after four games); the exact ratio is
+        // 0.028589 (independent computation as above).
+        let test = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
+        let state = test.state(&Pentanomial([0, 0, 0, 2, 0]));
+        assert!((state.llr - 0.028_589).abs() < 1e-4, "{}", state.llr);
+        assert_eq!(state.decision, SprtDecision::Continue);
+        let won = test.llr(&Pentanomial([0, 0, 0, 0, 3]));
+        assert!((won - 0.042_891).abs() < 1e-4, "{won}");
     }
 
     #[test]

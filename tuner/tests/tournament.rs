@@ -643,10 +643,13 @@ fn the_sprt_stops_a_lopsided_match_with_the_fishtest_llr() {
     // Bounds ln(0.1 / 0.9) and ln(0.9 / 0.1) = -+2.197225.
     assert!((sprt["lower"].as_f64().expect("a bound") + 2.197_225).abs() < 1e-5);
     assert!((sprt["upper"].as_f64().expect("a bound") - 2.197_225).abs() < 1e-5);
-    // The LLR again from the complete pairs, written as the GSPRT
-    // approximation's sum over pairs: with per-pair scores x_i (0, 1/4,
-    // .., 1), mean m and variance v, LLR = sum_i (s1 - s0)(2 x_i - s0 -
-    // s1) / (2 v); empty cells count as 0.001 pairs.
+    // The LLR again from the complete pairs, by convex duality instead
+    // of the Lagrange root the tuner solves for: with observed
+    // frequencies p_i of the pair scores v_i (0, 1/4, .., 1; empty cells
+    // 0.001 pairs), the likeliest distribution with mean s has log
+    // likelihood sum p ln p - max_l sum p_i ln(1 + l (v_i - s)), so LLR =
+    // N (max_l g_s0(l) - max_l g_s1(l)); each maximum of the concave g by
+    // golden-section search.
     let counts: Vec<f64> = summary["encounters"][0]["pentanomial"]
         .as_array()
         .expect("five counts")
@@ -654,16 +657,28 @@ fn the_sprt_stops_a_lopsided_match_with_the_fishtest_llr() {
         .map(|c| c.as_f64().expect("a count").max(1e-3))
         .collect();
     let n: f64 = counts.iter().sum();
-    let score = |k: usize| k as f64 / 4.0;
-    let mean = (0..5).map(|k| counts[k] * score(k)).sum::<f64>() / n;
-    let second = (0..5).map(|k| counts[k] * score(k) * score(k)).sum::<f64>() / n;
-    let variance = second - mean * mean;
+    let dual_max = |s: f64| -> f64 {
+        let g = |l: f64| -> f64 {
+            (0..5)
+                .map(|k| counts[k] / n * (1.0 + l * (k as f64 / 4.0 - s)).ln())
+                .sum()
+        };
+        let (mut a, mut b) = (-1.0 / (1.0 - s) + 1e-12, 1.0 / s - 1e-12);
+        let ratio = (5f64.sqrt() - 1.0) / 2.0;
+        for _ in 0..300 {
+            let (c, d) = (b - ratio * (b - a), a + ratio * (b - a));
+            if g(c) > g(d) {
+                b = d;
+            } else {
+                a = c;
+            }
+        }
+        g(0.5 * (a + b))
+    };
     let (s0, s1) = (0.5, 1.0 / (1.0 + 10f64.powf(-0.5)));
-    let llr: f64 = (0..5)
-        .map(|k| counts[k] * (s1 - s0) * (2.0 * score(k) - s0 - s1) / (2.0 * variance))
-        .sum();
+    let llr = n * (dual_max(s0) - dual_max(s1));
     assert!(
-        (sprt["llr"].as_f64().expect("an LLR") - llr).abs() < 1e-9,
+        (sprt["llr"].as_f64().expect("an LLR") - llr).abs() < 1e-6,
         "{llr} vs {sprt}"
     );
     assert!(llr >= 2.197_225);
