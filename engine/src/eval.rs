@@ -1,6 +1,6 @@
 //! Static evaluation: a tapered (middlegame/endgame) sum of weighted
-//! terms, all weights in one [`EvalParams`] set that is saved and loaded
-//! as TOML so that the tuner can fit it.
+//! terms, all weights in one [`EvalParams`] set (`crate::params`) that is
+//! saved and loaded as TOML so that the tuner can fit it.
 //!
 //! Terms, each counted White minus Black:
 //! - material per piece type (from `data/values/<variant>.toml`);
@@ -9,392 +9,41 @@
 //!   for short-range pieces), times a weight per type;
 //! - mobility: per piece, the squares it can move to now;
 //! - pawn structure: advance per rank, passed pawns per rank, doubled and
-//!   isolated pawns;
+//!   isolated pawns (never worth more than the pawn's best promotion:
+//!   [`EvalParams::capped_at_promotion`]);
 //! - king safety: own men on the squares around the king, enemy attacks
 //!   on them;
-//! - tempo for the side to move.
+//! - tempo for the side to move;
+//! - knowledge the rules demand: in bare-king variants a side's last man
+//!   is worth extra (losing it loses the game); against a side of at most
+//!   two men, the side ahead in material is rewarded for driving the
+//!   enemy king toward the edge, bringing its own king closer and taking
+//!   squares from the enemy king (mates, bared kings and, where stalemate
+//!   wins, stalemates happen there). These mop-up terms grow linearly
+//!   with the lead, from nothing at [`Thresholds::mop_up_start`] to full
+//!   strength at [`Thresholds::mop_up_full`], and never count against
+//!   the side ahead.
 //!
-//! On top, knowledge the rules demand (not tuned): in bare-king variants
-//! a side's last man is worth extra (losing it loses the game), and a side
-//! far ahead is rewarded for driving the enemy king to the edge and its
-//! own king closer (mates, bared kings and, where stalemate wins,
-//! stalemates happen there).
+//! Then drawish endgames are scaled toward zero: a side without pawns
+//! whose lead in material is below [`Thresholds::drawish_margin`] cannot
+//! force a win in general (a lone minor piece or short-range leaper does
+//! not mate, and where the bare-king rule applies, the weaker side's men
+//! must all be won first), so its evaluation is multiplied by
+//! [`Thresholds::drawish_scale`] / 64.
 //!
-//! Every term goes through an [`Accumulator`]: the engine sums weights,
-//! the tuner can record the counts instead (one code path for both).
+//! Every weighted term goes through an [`Accumulator`]: the engine sums
+//! weights, the tuner can record the counts instead (one code path for
+//! both).
 
-use std::collections::BTreeMap;
-use std::fmt;
-use std::path::Path;
 use std::sync::Arc;
-
-use serde::{Deserialize, Serialize};
 
 use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::geometry::{Color, Square};
 use crate::position::Position;
 use crate::psq::{PieceSquareTable, PieceSquareValue};
-use crate::variant::Variant;
 
-/// A middlegame and an endgame weight, in centipawns.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pair(pub i32, pub i32);
-
-/// The built-in piece values, `data/values/<variant>.toml`.
-pub const BUILT_IN_VALUES: [(&str, &str); 5] = [
-    ("chess", include_str!("../../data/values/chess.toml")),
-    ("courier", include_str!("../../data/values/courier.toml")),
-    (
-        "courier-moderno",
-        include_str!("../../data/values/courier-moderno.toml"),
-    ),
-    (
-        "enhanced-courier",
-        include_str!("../../data/values/enhanced-courier.toml"),
-    ),
-    ("excoco", include_str!("../../data/values/excoco.toml")),
-];
-
-/// What is wrong with a values or parameter file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParamsError {
-    /// The file or the variant it was for.
-    pub source: String,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for ParamsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.source, self.message)
-    }
-}
-
-impl std::error::Error for ParamsError {}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ValuesFile {
-    variant: String,
-    values: BTreeMap<String, i32>,
-}
-
-/// Where each group of weights starts in the flat weight list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Layout {
-    types: usize,
-    ranks: usize,
-}
-
-impl Layout {
-    fn material(&self, piece_type: usize) -> usize {
-        piece_type
-    }
-    fn square(&self, piece_type: usize) -> usize {
-        self.types + piece_type
-    }
-    fn mobility(&self, piece_type: usize) -> usize {
-        2 * self.types + piece_type
-    }
-    fn pawn_rank(&self, rank: usize) -> usize {
-        3 * self.types + rank
-    }
-    fn passed(&self, rank: usize) -> usize {
-        3 * self.types + self.ranks + rank
-    }
-    fn doubled(&self) -> usize {
-        3 * self.types + 2 * self.ranks
-    }
-    fn isolated(&self) -> usize {
-        self.doubled() + 1
-    }
-    fn king_shield(&self) -> usize {
-        self.doubled() + 2
-    }
-    fn king_attack(&self) -> usize {
-        self.doubled() + 3
-    }
-    fn tempo(&self) -> usize {
-        self.doubled() + 4
-    }
-    fn len(&self) -> usize {
-        self.doubled() + 5
-    }
-}
-
-/// Every weight of the evaluation, for one variant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalParams {
-    variant: String,
-    letters: Vec<char>,
-    layout: Layout,
-    /// The weights, in the layout's order.
-    pub weights: Vec<Pair>,
-}
-
-/// The TOML form of [`EvalParams`], with weights named by piece letter
-/// and rank.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ParamsFile {
-    variant: String,
-    material: BTreeMap<String, Pair>,
-    square: BTreeMap<String, Pair>,
-    mobility: BTreeMap<String, Pair>,
-    pawn_rank: Vec<Pair>,
-    passed_pawn: Vec<Pair>,
-    doubled_pawn: Pair,
-    isolated_pawn: Pair,
-    king_shield: Pair,
-    king_attack: Pair,
-    tempo: Pair,
-}
-
-impl EvalParams {
-    /// The default weights for a variant, with its built-in piece values.
-    pub fn for_variant(variant: &Variant) -> Result<EvalParams, ParamsError> {
-        let text = BUILT_IN_VALUES
-            .iter()
-            .find(|(name, _)| *name == variant.name)
-            .map(|(_, text)| *text);
-        match text {
-            Some(text) => EvalParams::with_values(
-                variant,
-                text,
-                &format!("built-in values of {}", variant.name),
-            ),
-            None => {
-                // A user's variant without a values file: value pieces by mobility.
-                let mut params = EvalParams::neutral(variant);
-                for (piece_type, piece) in variant.pieces.iter().enumerate() {
-                    let value = if piece.pawn { 100 } else { 0 };
-                    params.weights[params.layout.material(piece_type)] = Pair(value, value);
-                }
-                Ok(params)
-            }
-        }
-    }
-
-    /// The default weights with piece values from a values file's text.
-    pub fn with_values(
-        variant: &Variant,
-        text: &str,
-        source: &str,
-    ) -> Result<EvalParams, ParamsError> {
-        let error = |message: String| ParamsError {
-            source: source.to_string(),
-            message,
-        };
-        let file: ValuesFile =
-            parse_for_variant(variant, text, source, |f: &ValuesFile| &f.variant)?;
-        let mut params = EvalParams::neutral(variant);
-        for (letter, &value) in &file.values {
-            let piece_type = type_of(variant, letter).ok_or_else(|| {
-                error(format!("values.{letter}: not a piece of {}", variant.name))
-            })?;
-            params.weights[params.layout.material(piece_type)] = Pair(value, value);
-        }
-        Ok(params)
-    }
-
-    /// Reads a values file (`data/values/<variant>.toml` format).
-    pub fn from_values_file(variant: &Variant, path: &Path) -> Result<EvalParams, ParamsError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ParamsError {
-            source: path.display().to_string(),
-            message: format!("cannot read it: {e}"),
-        })?;
-        EvalParams::with_values(variant, &text, &path.display().to_string())
-    }
-
-    /// Weights for every term but material, which is zero.
-    fn neutral(variant: &Variant) -> EvalParams {
-        let layout = Layout {
-            types: variant.pieces.len(),
-            ranks: usize::from(variant.ranks),
-        };
-        let mut weights = vec![Pair::default(); layout.len()];
-        for (piece_type, piece) in variant.pieces.iter().enumerate() {
-            if piece.royal {
-                weights[layout.square(piece_type)] = Pair(-4, 6);
-            } else if !piece.pawn {
-                weights[layout.square(piece_type)] = Pair(3, 2);
-                weights[layout.mobility(piece_type)] = Pair(3, 3);
-            }
-        }
-        for rank in 0..layout.ranks {
-            // Pawns gain by advancing, passed pawns much more so, mostly in the endgame.
-            let progress = rank as i32;
-            weights[layout.pawn_rank(rank)] = Pair(2 * progress, 4 * progress);
-            weights[layout.passed(rank)] =
-                Pair(3 * progress * progress / 2, 6 * progress * progress);
-        }
-        weights[layout.doubled()] = Pair(-10, -20);
-        weights[layout.isolated()] = Pair(-10, -10);
-        weights[layout.king_shield()] = Pair(8, 0);
-        weights[layout.king_attack()] = Pair(-6, -2);
-        weights[layout.tempo()] = Pair(10, 5);
-        EvalParams {
-            variant: variant.name.clone(),
-            letters: variant.pieces.iter().map(|p| p.letter).collect(),
-            layout,
-            weights,
-        }
-    }
-
-    /// The same material weights with every other weight zero: the
-    /// material-only evaluation, a baseline for strength tests.
-    pub fn material_only(&self) -> EvalParams {
-        let mut params = self.clone();
-        for (index, weight) in params.weights.iter_mut().enumerate() {
-            if index >= params.layout.types {
-                *weight = Pair::default();
-            }
-        }
-        params
-    }
-
-    /// The material weights (middlegame) of each piece type.
-    pub fn piece_value(&self, piece_type: usize) -> Pair {
-        self.weights[self.layout.material(piece_type)]
-    }
-
-    /// Sets a piece type's material weights.
-    pub fn set_piece_value(&mut self, piece_type: usize, value: Pair) {
-        let index = self.layout.material(piece_type);
-        self.weights[index] = value;
-    }
-
-    /// The parameters as TOML, weights named by piece letter.
-    pub fn to_toml(&self) -> String {
-        let by_letter = |index: &dyn Fn(usize) -> usize| -> BTreeMap<String, Pair> {
-            self.letters
-                .iter()
-                .enumerate()
-                .map(|(t, letter)| (letter.to_string(), self.weights[index(t)]))
-                .collect()
-        };
-        let layout = &self.layout;
-        let file = ParamsFile {
-            variant: self.variant.clone(),
-            material: by_letter(&|t| layout.material(t)),
-            square: by_letter(&|t| layout.square(t)),
-            mobility: by_letter(&|t| layout.mobility(t)),
-            pawn_rank: (0..layout.ranks)
-                .map(|r| self.weights[layout.pawn_rank(r)])
-                .collect(),
-            passed_pawn: (0..layout.ranks)
-                .map(|r| self.weights[layout.passed(r)])
-                .collect(),
-            doubled_pawn: self.weights[layout.doubled()],
-            isolated_pawn: self.weights[layout.isolated()],
-            king_shield: self.weights[layout.king_shield()],
-            king_attack: self.weights[layout.king_attack()],
-            tempo: self.weights[layout.tempo()],
-        };
-        // Serialising plain maps, lists and integers cannot fail.
-        toml::to_string(&file).unwrap_or_else(|e| unreachable!("parameters serialise: {e}"))
-    }
-
-    /// Reads parameters written by [`EvalParams::to_toml`]; every weight
-    /// must be given.
-    pub fn from_toml(
-        variant: &Variant,
-        text: &str,
-        source: &str,
-    ) -> Result<EvalParams, ParamsError> {
-        let error = |message: String| ParamsError {
-            source: source.to_string(),
-            message,
-        };
-        let file: ParamsFile =
-            parse_for_variant(variant, text, source, |f: &ParamsFile| &f.variant)?;
-        let mut params = EvalParams::neutral(variant);
-        let layout = params.layout.clone();
-        for (section, map, index) in [
-            (
-                "material",
-                &file.material,
-                &(|t| layout.material(t)) as &dyn Fn(usize) -> usize,
-            ),
-            ("square", &file.square, &|t| layout.square(t)),
-            ("mobility", &file.mobility, &|t| layout.mobility(t)),
-        ] {
-            for (letter, &pair) in map {
-                let piece_type = type_of(variant, letter).ok_or_else(|| {
-                    error(format!(
-                        "{section}.{letter}: not a piece of {}",
-                        variant.name
-                    ))
-                })?;
-                params.weights[index(piece_type)] = pair;
-            }
-            if map.len() != variant.pieces.len() {
-                return Err(error(format!(
-                    "{section}: give a weight for each of the {} piece types",
-                    variant.pieces.len()
-                )));
-            }
-        }
-        for (name, list, index) in [
-            (
-                "pawn_rank",
-                &file.pawn_rank,
-                &(|r| layout.pawn_rank(r)) as &dyn Fn(usize) -> usize,
-            ),
-            ("passed_pawn", &file.passed_pawn, &|r| layout.passed(r)),
-        ] {
-            if list.len() != layout.ranks {
-                return Err(error(format!(
-                    "{name}: give one weight per rank ({}), not {}",
-                    layout.ranks,
-                    list.len()
-                )));
-            }
-            for (rank, &pair) in list.iter().enumerate() {
-                params.weights[index(rank)] = pair;
-            }
-        }
-        params.weights[layout.doubled()] = file.doubled_pawn;
-        params.weights[layout.isolated()] = file.isolated_pawn;
-        params.weights[layout.king_shield()] = file.king_shield;
-        params.weights[layout.king_attack()] = file.king_attack;
-        params.weights[layout.tempo()] = file.tempo;
-        Ok(params)
-    }
-}
-
-/// Parses a TOML file that names the variant it is for, and checks
-/// that it is `variant`.
-fn parse_for_variant<T: serde::de::DeserializeOwned>(
-    variant: &Variant,
-    text: &str,
-    source: &str,
-    named: impl Fn(&T) -> &String,
-) -> Result<T, ParamsError> {
-    let error = |message: String| ParamsError {
-        source: source.to_string(),
-        message,
-    };
-    let file: T =
-        toml::from_str(text).map_err(|e| error(e.to_string().trim_end().replace('\n', " ")))?;
-    if *named(&file) != variant.name {
-        return Err(error(format!(
-            "the file is for '{}', not '{}'",
-            named(&file),
-            variant.name
-        )));
-    }
-    Ok(file)
-}
-
-fn type_of(variant: &Variant, letter: &str) -> Option<usize> {
-    let mut chars = letter.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => variant.type_of_letter(c),
-        _ => None,
-    }
-}
+pub use crate::params::{EvalParams, Pair, ParamsError, Thresholds, BUILT_IN_VALUES};
 
 /// Receives each term of the evaluation: weight `index`, counted `count`
 /// times (positive for White, negative for Black).
@@ -429,6 +78,9 @@ pub const LAZY_MARGIN: i32 = 200;
 /// The largest game phase: all pieces of the start position on the board.
 pub const MAX_PHASE: i32 = 256;
 
+/// A scale factor of one, in 64ths (see [`Thresholds::drawish_scale`]).
+const FULL_SCALE: i32 = 64;
+
 /// Evaluation tables for one variant and one parameter set.
 #[derive(Clone, Debug)]
 pub struct Evaluator<B> {
@@ -452,6 +104,7 @@ pub struct Evaluator<B> {
 impl<B: Bitboard> Evaluator<B> {
     /// Builds the tables for `params` on `game`.
     pub fn new(game: &Arc<Game<B>>, params: EvalParams) -> Evaluator<B> {
+        let params = params.capped_at_promotion(&game.variant);
         let geometry = &game.geometry;
         let tables = game.tables();
         let squares = geometry.squares();
@@ -557,6 +210,7 @@ impl<B: Bitboard> Evaluator<B> {
     ) -> (i32, bool) {
         let mut sum = self.sum();
         self.king_and_tempo_terms(position, &mut sum);
+        self.rules_terms(position, &mut sum);
         let pieces = position.piece_square_sum(&self.piece_squares);
         let Pair(middlegame, endgame) = self.cached_pawn_structure(position, pawns);
         sum.middlegame += pieces.middlegame + middlegame;
@@ -587,21 +241,56 @@ impl<B: Bitboard> Evaluator<B> {
         }
     }
 
-    /// Tapers the summed terms by the game phase, adds the rules
-    /// knowledge, and turns the result to the side to move's view.
+    /// Tapers the summed terms by the game phase, scales drawish
+    /// endgames, and turns the result to the side to move's view.
     fn finish(&self, position: &Position<B>, sum: &Sum<'_>, phase: i32) -> i32 {
-        let score = (sum.middlegame * phase + sum.endgame * (MAX_PHASE - phase)) / MAX_PHASE
-            + self.rules_knowledge(position);
+        let tapered = (sum.middlegame * phase + sum.endgame * (MAX_PHASE - phase)) / MAX_PHASE;
+        let score = tapered * self.scale(position, tapered) / FULL_SCALE;
         match position.side_to_move() {
             Color::White => score,
             Color::Black => -score,
         }
     }
 
+    /// The scale, in 64ths, of a White-view evaluation `score`: full,
+    /// unless the side it favours has no pawns and too small a lead in
+    /// material to force a win.
+    fn scale(&self, position: &Position<B>, score: i32) -> i32 {
+        let game = &**position.game();
+        let strong = if score >= 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let has_pawns = (0..game.pieces.len())
+            .any(|t| game.is_pawn(t) && !position.pieces(strong, t).is_empty());
+        if has_pawns {
+            return FULL_SCALE;
+        }
+        let thresholds = &self.params.thresholds;
+        let lead = self.endgame_material(position, strong)
+            - self.endgame_material(position, strong.flip());
+        if lead < thresholds.drawish_margin {
+            thresholds.drawish_scale
+        } else {
+            FULL_SCALE
+        }
+    }
+
+    /// Endgame material of `color`'s men (the king not counted).
+    fn endgame_material(&self, position: &Position<B>, color: Color) -> i32 {
+        let game = &**position.game();
+        (0..game.pieces.len())
+            .filter(|&t| t != game.king)
+            .map(|t| position.pieces(color, t).count() as i32 * self.params.piece_value(t).1)
+            .sum()
+    }
+
     /// Feeds every weighted term of `position` to `accumulator`.
     pub fn terms<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
         self.piece_terms(position, accumulator);
         self.king_and_tempo_terms(position, accumulator);
+        self.rules_terms(position, accumulator);
         self.pawn_structure(position, accumulator);
         self.mobility_terms(position, accumulator);
     }
@@ -767,53 +456,78 @@ impl<B: Bitboard> Evaluator<B> {
         }
     }
 
-    /// Knowledge the rules demand, White's point of view, not tuned.
-    fn rules_knowledge(&self, position: &Position<B>) -> i32 {
+    /// The rules knowledge (see the module's documentation): the last
+    /// man of a bare-king variant, and the mop-up terms against a side
+    /// of at most two men.
+    fn rules_terms<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
         let game = &**position.game();
-        let geometry = &game.geometry;
-        let king = game.king;
-        let men = |color: Color| position.color_pieces(color) & !position.type_pieces(king);
-        let material = |color: Color| -> i32 {
-            (0..game.pieces.len())
-                .filter(|&t| t != king)
-                .map(|t| position.pieces(color, t).count() as i32 * self.params.piece_value(t).1)
-                .sum()
+        let men = |color: Color| {
+            (position.color_pieces(color) & !position.type_pieces(game.king)).count()
         };
-        let mut score = 0;
-        // Both knowledge terms concern sides with at most two men.
-        if men(Color::White).count() > 2 && men(Color::Black).count() > 2 {
-            return 0;
+        let men = [men(Color::White), men(Color::Black)];
+        if men[0] > 2 && men[1] > 2 {
+            return;
         }
+        let layout = &self.params.layout;
         for color in Color::BOTH {
-            let sign = match color {
-                Color::White => 1,
-                Color::Black => -1,
+            let sign = color_sign(color);
+            if game.variant.bare_king && men[color.index()] == 1 {
+                accumulator.add(layout.last_man(), sign);
+            }
+            if men[color.flip().index()] > 2 {
+                continue;
+            }
+            let lead = self.endgame_material(position, color)
+                - self.endgame_material(position, color.flip());
+            let Thresholds {
+                mop_up_start,
+                mop_up_full,
+                ..
+            } = self.params.thresholds;
+            if lead <= mop_up_start {
+                continue;
+            }
+            // Permille of full strength, linear in the lead.
+            let strength = ((lead - mop_up_start) * 1000 / (mop_up_full - mop_up_start)).min(1000);
+            let scaled = |count: i32| sign * ((count * strength + 500) / 1000);
+            let geometry = &game.geometry;
+            let enemy = position.king_square(color.flip());
+            let ours = position.king_square(color);
+            let edge_distance = |square: Square| -> i32 {
+                let file = i32::from(geometry.file_of(square));
+                let rank = i32::from(geometry.rank_of(square));
+                file.min(i32::from(geometry.files()) - 1 - file)
+                    + rank.min(i32::from(geometry.ranks()) - 1 - rank)
             };
-            // The last man keeps a bare-king variant's game alive.
-            if game.variant.bare_king && men(color).count() == 1 {
-                score -= sign * 150;
-            }
-            // Far ahead: drive the enemy king to the edge, bring ours closer.
-            let advantage = material(color) - material(color.flip());
-            if advantage >= 300 && men(color.flip()).count() <= 2 {
-                let enemy = position.king_square(color.flip());
-                let ours = position.king_square(color);
-                let edge_distance = |square: Square| -> i32 {
-                    let file = i32::from(geometry.file_of(square));
-                    let rank = i32::from(geometry.rank_of(square));
-                    file.min(i32::from(geometry.files()) - 1 - file)
-                        + rank.min(i32::from(geometry.ranks()) - 1 - rank)
-                };
-                let distance = (i32::from(geometry.file_of(enemy))
-                    - i32::from(geometry.file_of(ours)))
-                .abs()
-                .max(
-                    (i32::from(geometry.rank_of(enemy)) - i32::from(geometry.rank_of(ours))).abs(),
-                );
-                score += sign * (40 - 10 * edge_distance(enemy) - 5 * distance + 50);
-            }
+            let centre_distance =
+                (i32::from(geometry.files()) - 1) / 2 + (i32::from(geometry.ranks()) - 1) / 2;
+            let king_distance = (i32::from(geometry.file_of(enemy))
+                - i32::from(geometry.file_of(ours)))
+            .abs()
+            .max((i32::from(geometry.rank_of(enemy)) - i32::from(geometry.rank_of(ours))).abs());
+            let farthest = i32::from(geometry.files().max(geometry.ranks())) - 1;
+            let occupied = position.occupied();
+            let king_steps = game.pieces[game.king].capture_leaps[color.flip().index()]
+                [enemy.index()]
+                & !position.color_pieces(color.flip());
+            let taken = king_steps
+                .squares()
+                .filter(|&to| {
+                    position.is_attacked_by(
+                        to,
+                        color,
+                        occupied & !B::square(enemy),
+                        position.color_pieces(color),
+                    )
+                })
+                .count() as i32;
+            accumulator.add(
+                layout.mop_up_edge(),
+                scaled(centre_distance - edge_distance(enemy)),
+            );
+            accumulator.add(layout.mop_up_kings(), scaled(farthest - king_distance));
+            accumulator.add(layout.mop_up_king_squares(), scaled(taken));
         }
-        score
     }
 }
 

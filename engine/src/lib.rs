@@ -20,6 +20,7 @@ pub mod geometry;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod params;
 pub mod perft;
 pub mod position;
 pub mod psq;

@@ -1,0 +1,524 @@
+//! The evaluation's parameter set: every weight of every term, for one
+//! variant, in one flat list the tuner can fit, with its layout and its
+//! TOML form (`EvalFile`, `kurier-tune ... params=`). The evaluation
+//! itself is in [`crate::eval`].
+//!
+//! Two kinds of numbers:
+//! - **weights** ([`EvalParams::weights`]): a middlegame and an endgame
+//!   value per term, each multiplied by how often the term occurs, so
+//!   that the evaluation is linear in them (Texel tuning fits them);
+//! - **thresholds** ([`Thresholds`]): where the rules knowledge starts
+//!   and how strongly drawish endgames are scaled; they shape the terms
+//!   instead of weighting them.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::variant::Variant;
+
+/// A middlegame and an endgame weight, in centipawns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pair(pub i32, pub i32);
+
+/// The built-in piece values, `data/values/<variant>.toml`.
+pub const BUILT_IN_VALUES: [(&str, &str); 5] = [
+    ("chess", include_str!("../../data/values/chess.toml")),
+    ("courier", include_str!("../../data/values/courier.toml")),
+    (
+        "courier-moderno",
+        include_str!("../../data/values/courier-moderno.toml"),
+    ),
+    (
+        "enhanced-courier",
+        include_str!("../../data/values/enhanced-courier.toml"),
+    ),
+    ("excoco", include_str!("../../data/values/excoco.toml")),
+];
+
+/// How far below its best promotion a pawn one step from the last rank
+/// stays, in centipawns: promoting must always gain something.
+pub const PROMOTION_MARGIN: i32 = 10;
+
+/// What is wrong with a values or parameter file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamsError {
+    /// The file or the variant it was for.
+    pub source: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ParamsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.source, self.message)
+    }
+}
+
+impl std::error::Error for ParamsError {}
+
+/// A piece value in a values file: one number for both phases, or
+/// `[middlegame, endgame]`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(untagged)]
+enum ValueSpec {
+    Both(i32),
+    Phased(Pair),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ValuesFile {
+    variant: String,
+    values: BTreeMap<String, ValueSpec>,
+}
+
+/// Where each group of weights starts in the flat weight list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
+    types: usize,
+    ranks: usize,
+}
+
+impl Layout {
+    pub(crate) fn material(&self, piece_type: usize) -> usize {
+        piece_type
+    }
+    pub(crate) fn square(&self, piece_type: usize) -> usize {
+        self.types + piece_type
+    }
+    pub(crate) fn mobility(&self, piece_type: usize) -> usize {
+        2 * self.types + piece_type
+    }
+    pub(crate) fn pawn_rank(&self, rank: usize) -> usize {
+        3 * self.types + rank
+    }
+    pub(crate) fn passed(&self, rank: usize) -> usize {
+        3 * self.types + self.ranks + rank
+    }
+    pub(crate) fn doubled(&self) -> usize {
+        3 * self.types + 2 * self.ranks
+    }
+    pub(crate) fn isolated(&self) -> usize {
+        self.doubled() + 1
+    }
+    pub(crate) fn king_shield(&self) -> usize {
+        self.doubled() + 2
+    }
+    pub(crate) fn king_attack(&self) -> usize {
+        self.doubled() + 3
+    }
+    pub(crate) fn tempo(&self) -> usize {
+        self.doubled() + 4
+    }
+    pub(crate) fn last_man(&self) -> usize {
+        self.doubled() + 5
+    }
+    pub(crate) fn mop_up_edge(&self) -> usize {
+        self.doubled() + 6
+    }
+    pub(crate) fn mop_up_kings(&self) -> usize {
+        self.doubled() + 7
+    }
+    pub(crate) fn mop_up_king_squares(&self) -> usize {
+        self.doubled() + 8
+    }
+    fn len(&self) -> usize {
+        self.doubled() + 9
+    }
+}
+
+/// The numbers that shape the rules knowledge rather than weight it
+/// (see [`crate::eval`]): not linear, so Texel tuning leaves them alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Thresholds {
+    /// Endgame material lead (centipawns) at which the mop-up terms start.
+    pub mop_up_start: i32,
+    /// Lead at which they reach full strength (linear in between).
+    pub mop_up_full: i32,
+    /// A side without pawns whose lead in endgame material is below this
+    /// cannot be expected to win: its evaluation is scaled down.
+    pub drawish_margin: i32,
+    /// The scale, in 64ths, of such a drawish evaluation.
+    pub drawish_scale: i32,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            mop_up_start: 200,
+            mop_up_full: 600,
+            drawish_margin: 400,
+            drawish_scale: 8,
+        }
+    }
+}
+
+/// Every weight of the evaluation, for one variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalParams {
+    variant: String,
+    letters: Vec<char>,
+    pub(crate) layout: Layout,
+    /// The weights, in the layout's order.
+    pub weights: Vec<Pair>,
+    /// The thresholds of the rules knowledge.
+    pub thresholds: Thresholds,
+}
+
+/// The TOML form of [`EvalParams`], with weights named by piece letter
+/// and rank. The rules-knowledge entries may be left out (files written
+/// before they existed): they then take their default values.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ParamsFile {
+    variant: String,
+    material: BTreeMap<String, Pair>,
+    square: BTreeMap<String, Pair>,
+    mobility: BTreeMap<String, Pair>,
+    pawn_rank: Vec<Pair>,
+    passed_pawn: Vec<Pair>,
+    doubled_pawn: Pair,
+    isolated_pawn: Pair,
+    king_shield: Pair,
+    king_attack: Pair,
+    tempo: Pair,
+    last_man: Option<Pair>,
+    mop_up_edge: Option<Pair>,
+    mop_up_kings: Option<Pair>,
+    mop_up_king_squares: Option<Pair>,
+    thresholds: Option<Thresholds>,
+}
+
+impl EvalParams {
+    /// The default weights for a variant, with its built-in piece values.
+    pub fn for_variant(variant: &Variant) -> Result<EvalParams, ParamsError> {
+        let text = BUILT_IN_VALUES
+            .iter()
+            .find(|(name, _)| *name == variant.name)
+            .map(|(_, text)| *text);
+        match text {
+            Some(text) => EvalParams::with_values(
+                variant,
+                text,
+                &format!("built-in values of {}", variant.name),
+            ),
+            None => {
+                // A user's variant without a values file: value pieces by mobility.
+                let mut params = EvalParams::neutral(variant);
+                for (piece_type, piece) in variant.pieces.iter().enumerate() {
+                    let value = if piece.pawn { 100 } else { 0 };
+                    params.weights[params.layout.material(piece_type)] = Pair(value, value);
+                }
+                Ok(params.capped_at_promotion(variant))
+            }
+        }
+    }
+
+    /// The default weights with piece values from a values file's text.
+    pub fn with_values(
+        variant: &Variant,
+        text: &str,
+        source: &str,
+    ) -> Result<EvalParams, ParamsError> {
+        let error = |message: String| ParamsError {
+            source: source.to_string(),
+            message,
+        };
+        let file: ValuesFile =
+            parse_for_variant(variant, text, source, |f: &ValuesFile| &f.variant)?;
+        let mut params = EvalParams::neutral(variant);
+        for (letter, &value) in &file.values {
+            let piece_type = type_of(variant, letter).ok_or_else(|| {
+                error(format!("values.{letter}: not a piece of {}", variant.name))
+            })?;
+            params.weights[params.layout.material(piece_type)] = match value {
+                ValueSpec::Both(value) => Pair(value, value),
+                ValueSpec::Phased(pair) => pair,
+            };
+        }
+        Ok(params.capped_at_promotion(variant))
+    }
+
+    /// Reads a values file (`data/values/<variant>.toml` format).
+    pub fn from_values_file(variant: &Variant, path: &Path) -> Result<EvalParams, ParamsError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ParamsError {
+            source: path.display().to_string(),
+            message: format!("cannot read it: {e}"),
+        })?;
+        EvalParams::with_values(variant, &text, &path.display().to_string())
+    }
+
+    /// Weights for every term but material, which is zero.
+    fn neutral(variant: &Variant) -> EvalParams {
+        let layout = Layout {
+            types: variant.pieces.len(),
+            ranks: usize::from(variant.ranks),
+        };
+        let mut weights = vec![Pair::default(); layout.len()];
+        for (piece_type, piece) in variant.pieces.iter().enumerate() {
+            if piece.royal {
+                weights[layout.square(piece_type)] = Pair(-4, 6);
+            } else if !piece.pawn {
+                weights[layout.square(piece_type)] = Pair(3, 2);
+                weights[layout.mobility(piece_type)] = Pair(3, 3);
+            }
+        }
+        for rank in 0..layout.ranks {
+            // Pawns gain by advancing, passed pawns much more so, mostly in the endgame.
+            let progress = rank as i32;
+            weights[layout.pawn_rank(rank)] = Pair(2 * progress, 4 * progress);
+            weights[layout.passed(rank)] =
+                Pair(3 * progress * progress / 2, 6 * progress * progress);
+        }
+        weights[layout.doubled()] = Pair(-10, -20);
+        weights[layout.isolated()] = Pair(-10, -10);
+        weights[layout.king_shield()] = Pair(8, 0);
+        weights[layout.king_attack()] = Pair(-6, -2);
+        weights[layout.tempo()] = Pair(10, 5);
+        weights[layout.last_man()] = Pair(-150, -150);
+        weights[layout.mop_up_edge()] = Pair(10, 10);
+        weights[layout.mop_up_kings()] = Pair(5, 5);
+        weights[layout.mop_up_king_squares()] = Pair(4, 4);
+        EvalParams {
+            variant: variant.name.clone(),
+            letters: variant.pieces.iter().map(|p| p.letter).collect(),
+            layout,
+            weights,
+            thresholds: Thresholds {
+                // Where the weaker side's men must all be won, material
+                // closer to even still wins (a rook against a ferz).
+                drawish_margin: if variant.bare_king { 300 } else { 400 },
+                ..Thresholds::default()
+            },
+        }
+    }
+
+    /// These parameters with the pawn bonuses lowered where a pawn would
+    /// otherwise be worth more than what it can become: in each phase, a
+    /// passed pawn on any rank (material, advance and passed bonus
+    /// together) stays [`PROMOTION_MARGIN`] below the most valuable type
+    /// it may promote to, so that promoting always gains. Variants whose
+    /// pawns cannot promote keep their bonuses.
+    pub fn capped_at_promotion(mut self, variant: &Variant) -> EvalParams {
+        let Some(pawn) = variant.pieces.iter().position(|p| p.pawn) else {
+            return self;
+        };
+        let best = |phase: fn(Pair) -> i32| {
+            variant
+                .promotion_types
+                .iter()
+                .map(|&t| phase(self.weights[self.layout.material(t)]))
+                .max()
+        };
+        let (Some(best_mg), Some(best_eg)) = (best(|p| p.0), best(|p| p.1)) else {
+            return self;
+        };
+        let Pair(pawn_mg, pawn_eg) = self.weights[self.layout.material(pawn)];
+        let room = Pair(
+            best_mg - PROMOTION_MARGIN - pawn_mg,
+            best_eg - PROMOTION_MARGIN - pawn_eg,
+        );
+        for rank in 0..self.layout.ranks {
+            let advance = self.layout.pawn_rank(rank);
+            let passed = self.layout.passed(rank);
+            for (room, get) in [
+                (room.0, (|p: &mut Pair| &mut p.0) as fn(&mut Pair) -> &mut i32),
+                (room.1, |p: &mut Pair| &mut p.1),
+            ] {
+                let advance_weight = get(&mut self.weights[advance]);
+                *advance_weight = (*advance_weight).min(room);
+                let allowed = room - *advance_weight;
+                let passed_weight = get(&mut self.weights[passed]);
+                *passed_weight = (*passed_weight).min(allowed);
+            }
+        }
+        self
+    }
+
+    /// The same material weights with every other weight zero: the
+    /// material-only evaluation, a baseline for strength tests.
+    pub fn material_only(&self) -> EvalParams {
+        let mut params = self.clone();
+        for (index, weight) in params.weights.iter_mut().enumerate() {
+            if index >= params.layout.types {
+                *weight = Pair::default();
+            }
+        }
+        params
+    }
+
+    /// The material weights (middlegame, endgame) of a piece type.
+    pub fn piece_value(&self, piece_type: usize) -> Pair {
+        self.weights[self.layout.material(piece_type)]
+    }
+
+    /// Sets a piece type's material weights.
+    pub fn set_piece_value(&mut self, piece_type: usize, value: Pair) {
+        let index = self.layout.material(piece_type);
+        self.weights[index] = value;
+    }
+
+    /// The parameters as TOML, weights named by piece letter.
+    pub fn to_toml(&self) -> String {
+        let by_letter = |index: &dyn Fn(usize) -> usize| -> BTreeMap<String, Pair> {
+            self.letters
+                .iter()
+                .enumerate()
+                .map(|(t, letter)| (letter.to_string(), self.weights[index(t)]))
+                .collect()
+        };
+        let layout = &self.layout;
+        let file = ParamsFile {
+            variant: self.variant.clone(),
+            material: by_letter(&|t| layout.material(t)),
+            square: by_letter(&|t| layout.square(t)),
+            mobility: by_letter(&|t| layout.mobility(t)),
+            pawn_rank: (0..layout.ranks)
+                .map(|r| self.weights[layout.pawn_rank(r)])
+                .collect(),
+            passed_pawn: (0..layout.ranks)
+                .map(|r| self.weights[layout.passed(r)])
+                .collect(),
+            doubled_pawn: self.weights[layout.doubled()],
+            isolated_pawn: self.weights[layout.isolated()],
+            king_shield: self.weights[layout.king_shield()],
+            king_attack: self.weights[layout.king_attack()],
+            tempo: self.weights[layout.tempo()],
+            last_man: Some(self.weights[layout.last_man()]),
+            mop_up_edge: Some(self.weights[layout.mop_up_edge()]),
+            mop_up_kings: Some(self.weights[layout.mop_up_kings()]),
+            mop_up_king_squares: Some(self.weights[layout.mop_up_king_squares()]),
+            thresholds: Some(self.thresholds),
+        };
+        // Serialising plain maps, lists and integers cannot fail.
+        toml::to_string(&file).unwrap_or_else(|e| unreachable!("parameters serialise: {e}"))
+    }
+
+    /// Reads parameters written by [`EvalParams::to_toml`]; every weight
+    /// must be given but those of the rules knowledge, which default.
+    pub fn from_toml(
+        variant: &Variant,
+        text: &str,
+        source: &str,
+    ) -> Result<EvalParams, ParamsError> {
+        let error = |message: String| ParamsError {
+            source: source.to_string(),
+            message,
+        };
+        let file: ParamsFile =
+            parse_for_variant(variant, text, source, |f: &ParamsFile| &f.variant)?;
+        let mut params = EvalParams::neutral(variant);
+        let layout = params.layout.clone();
+        for (section, map, index) in [
+            (
+                "material",
+                &file.material,
+                &(|t| layout.material(t)) as &dyn Fn(usize) -> usize,
+            ),
+            ("square", &file.square, &|t| layout.square(t)),
+            ("mobility", &file.mobility, &|t| layout.mobility(t)),
+        ] {
+            for (letter, &pair) in map {
+                let piece_type = type_of(variant, letter).ok_or_else(|| {
+                    error(format!(
+                        "{section}.{letter}: not a piece of {}",
+                        variant.name
+                    ))
+                })?;
+                params.weights[index(piece_type)] = pair;
+            }
+            if map.len() != variant.pieces.len() {
+                return Err(error(format!(
+                    "{section}: give a weight for each of the {} piece types",
+                    variant.pieces.len()
+                )));
+            }
+        }
+        for (name, list, index) in [
+            (
+                "pawn_rank",
+                &file.pawn_rank,
+                &(|r| layout.pawn_rank(r)) as &dyn Fn(usize) -> usize,
+            ),
+            ("passed_pawn", &file.passed_pawn, &|r| layout.passed(r)),
+        ] {
+            if list.len() != layout.ranks {
+                return Err(error(format!(
+                    "{name}: give one weight per rank ({}), not {}",
+                    layout.ranks,
+                    list.len()
+                )));
+            }
+            for (rank, &pair) in list.iter().enumerate() {
+                params.weights[index(rank)] = pair;
+            }
+        }
+        params.weights[layout.doubled()] = file.doubled_pawn;
+        params.weights[layout.isolated()] = file.isolated_pawn;
+        params.weights[layout.king_shield()] = file.king_shield;
+        params.weights[layout.king_attack()] = file.king_attack;
+        params.weights[layout.tempo()] = file.tempo;
+        for (index, given) in [
+            (layout.last_man(), file.last_man),
+            (layout.mop_up_edge(), file.mop_up_edge),
+            (layout.mop_up_kings(), file.mop_up_kings),
+            (layout.mop_up_king_squares(), file.mop_up_king_squares),
+        ] {
+            if let Some(pair) = given {
+                params.weights[index] = pair;
+            }
+        }
+        if let Some(thresholds) = file.thresholds {
+            if thresholds.mop_up_full <= thresholds.mop_up_start {
+                return Err(error(format!(
+                    "thresholds.mop_up_full ({}) must be above thresholds.mop_up_start ({})",
+                    thresholds.mop_up_full, thresholds.mop_up_start
+                )));
+            }
+            if !(0..=64).contains(&thresholds.drawish_scale) {
+                return Err(error(format!(
+                    "thresholds.drawish_scale: {} is not between 0 and 64",
+                    thresholds.drawish_scale
+                )));
+            }
+            params.thresholds = thresholds;
+        }
+        Ok(params.capped_at_promotion(variant))
+    }
+}
+
+/// Parses a TOML file that names the variant it is for, and checks
+/// that it is `variant`.
+fn parse_for_variant<T: serde::de::DeserializeOwned>(
+    variant: &Variant,
+    text: &str,
+    source: &str,
+    named: impl Fn(&T) -> &String,
+) -> Result<T, ParamsError> {
+    let error = |message: String| ParamsError {
+        source: source.to_string(),
+        message,
+    };
+    let file: T =
+        toml::from_str(text).map_err(|e| error(e.to_string().trim_end().replace('\n', " ")))?;
+    if *named(&file) != variant.name {
+        return Err(error(format!(
+            "the file is for '{}', not '{}'",
+            named(&file),
+            variant.name
+        )));
+    }
+    Ok(file)
+}
+
+fn type_of(variant: &Variant, letter: &str) -> Option<usize> {
+    let mut chars = letter.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => variant.type_of_letter(c),
+        _ => None,
+    }
+}
