@@ -316,7 +316,7 @@ impl XBoard {
             }
         }
         let _ = self.session.set_position(None, &[]);
-        self.session.tt.clear();
+        self.session.new_game();
         self.force = false;
         self.engine_side = Color::Black;
         self.depth = None;
@@ -495,12 +495,14 @@ impl XBoard {
         let post = Arc::clone(&self.post);
         let config = self.session.config.clone();
         let tt = Arc::clone(&self.session.tt);
+        let histories = Arc::clone(&self.session.histories);
         self.session.search = Some(
             with_board!(&self.session.board, board => SearchThread::start(
                 SearchJob {
                     position: board.position.clone(),
                     evaluator: Arc::clone(&board.evaluator),
                     tt,
+                    histories,
                     limits,
                     config,
                     ponder: false,

@@ -12,6 +12,7 @@ use kurier_engine::bitboard::Bitboard;
 use kurier_engine::eval::{EvalParams, Evaluator};
 use kurier_engine::game::Game;
 use kurier_engine::geometry::Color;
+use kurier_engine::history::SearchHistories;
 use kurier_engine::position::Position;
 use kurier_engine::rules::{GameResult, Outcome, Termination};
 use kurier_engine::search::{search, Config, Control, Limits, Score};
@@ -101,6 +102,7 @@ impl<B: Bitboard> Player<B> {
         KurierSeat {
             player: self,
             tt: TranspositionTable::new(self.settings.hash_mb),
+            histories: SearchHistories::new(),
         }
     }
 }
@@ -196,10 +198,12 @@ pub trait Seat<B: Bitboard> {
     fn reply(&mut self, request: &MoveRequest<'_, B>) -> Result<Reply, SeatFailure>;
 }
 
-/// An in-process player's seat: the player and this game's hash table.
+/// An in-process player's seat: the player, and this game's hash table
+/// and move statistics.
 pub struct KurierSeat<'p, B: Bitboard> {
     player: &'p Player<B>,
     tt: TranspositionTable,
+    histories: SearchHistories,
 }
 
 impl<B: Bitboard> Seat<B> for KurierSeat<'_, B> {
@@ -232,6 +236,7 @@ impl<B: Bitboard> Seat<B> for KurierSeat<'_, B> {
             request.position,
             &self.player.evaluator,
             &self.tt,
+            &mut self.histories,
             &limits,
             &config,
             &Control::new(false),
