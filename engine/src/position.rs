@@ -398,8 +398,16 @@ impl<B: Bitboard> Position<B> {
         if capture.has(king) {
             return true;
         }
-        let others = self.colors[us.index()] & !B::square(from);
-        self.is_attacked_by(king, us, occupied, others)
+        // A discovered check needs a slider of ours whose path to the
+        // king ran through the origin; only then test the attacks.
+        let own = self.colors[us.index()];
+        let uncovers = game.pieces.iter().enumerate().any(|(piece_type, moves)| {
+            moves.slides
+                && (moves.snipe_from[us.index()][king.index()] & own & self.types[piece_type])
+                    .squares()
+                    .any(|sniper| tables.path(sniper, king).has(from))
+        });
+        uncovers && self.is_attacked_by(king, us, occupied, own & !B::square(from))
     }
 
     #[inline(always)]
