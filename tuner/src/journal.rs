@@ -87,7 +87,11 @@ pub fn read_lines<S: DeserializeOwned, E: JournalEntry>(
     };
     let marked: Option<String> = serde_json::from_str::<serde_json::Value>(first)
         .ok()
-        .and_then(|v| v.get("journal").and_then(|m| m.as_str()).map(str::to_string));
+        .and_then(|v| {
+            v.get("journal")
+                .and_then(|m| m.as_str())
+                .map(str::to_string)
+        });
     if marked.as_deref() != Some(mark) {
         return Err(match marked {
             Some(other) => format!(

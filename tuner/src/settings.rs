@@ -115,7 +115,11 @@ pub fn json_differences<T: Serialize>(this: &T, other: &T) -> Vec<String> {
         .filter(|key| mine.get(*key) != theirs.get(*key))
         .map(|key| {
             let show = |v: Option<&Value>| v.cloned().unwrap_or(Value::Null);
-            format!("{key}: {} vs {}", show(mine.get(key)), show(theirs.get(key)))
+            format!(
+                "{key}: {} vs {}",
+                show(mine.get(key)),
+                show(theirs.get(key))
+            )
         })
         .collect()
 }

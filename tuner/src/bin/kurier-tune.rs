@@ -13,6 +13,7 @@ use kurier_engine::variant::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::adjudication::{Adjudication, DrawRule, ResignRule};
 use kurier_tuner::clock::TimeControl;
+use kurier_tuner::journal::journal_mark;
 use kurier_tuner::openings::{self, BookFilter};
 use kurier_tuner::play::SearchLimit;
 use kurier_tuner::players::PlayerSpec;
@@ -20,7 +21,6 @@ use kurier_tuner::schedule::{Format, Shard};
 use kurier_tuner::spec::{key_values, parse_value};
 use kurier_tuner::stats::Sprt;
 use kurier_tuner::tournament::{self, OpeningsChoice, RunOptions, TournamentRequest};
-use kurier_tuner::journal::journal_mark;
 use kurier_tuner::values::run::{merge_values, VALUES_MARK};
 use kurier_tuner::variant_source::read_variant_file;
 

@@ -158,7 +158,9 @@ impl ValuesArgs {
         };
         let resign = self
             .resign_score
-            .map(|score| ResignRule::parse(&format!("movecount={},score={score}", self.resign_moves)))
+            .map(|score| {
+                ResignRule::parse(&format!("movecount={},score={score}", self.resign_moves))
+            })
             .transpose()?;
         let budgets = if self.nodes.is_empty() {
             defaults.nodes.to_vec()
@@ -316,7 +318,11 @@ pub fn report_command(args: &ReportArgs) -> Result<(), String> {
     };
     let results = results(&state, &folder)?;
     let name = args.name.clone().unwrap_or_else(|| {
-        let quick = if results.header.settings.quick { "-quick" } else { "" };
+        let quick = if results.header.settings.quick {
+            "-quick"
+        } else {
+            ""
+        };
         format!("{}-values{quick}", results.header.settings.variant)
     });
     let files = write_report(&results, &validations, &args.out, &name)?;

@@ -522,6 +522,21 @@ pub fn merge_datasets(shards: &[(PathBuf, Dataset)], path: &Path) -> Result<Data
         shard: None,
         ..first.info.clone()
     };
+    let mut seen = Vec::new();
+    for (shard_path, dataset) in shards {
+        let shard = dataset.info.shard;
+        if shard.is_none() || seen.contains(&shard) {
+            return Err(format!(
+                "{}: {} (shards to merge must be distinct shards of one run)",
+                shard_path.display(),
+                match shard {
+                    Some(s) => format!("shard {s} twice"),
+                    None => "not a shard's dataset".to_string(),
+                }
+            ));
+        }
+        seen.push(shard);
+    }
     let total: u32 = shards.iter().map(|(_, d)| d.games).sum();
     let mut games = vec![GamePositions::default(); total as usize];
     let mut owner: Vec<Option<&Path>> = vec![None; total as usize];

@@ -211,7 +211,11 @@ pub const PRIOR_SCALE: f64 = 0.3;
 /// pair bonus, a small first-move advantage and a draw margin of one
 /// logit.
 pub fn prior_theta(space: &FeatureSpace, values: &[f64]) -> Vec<f64> {
-    let mut theta: Vec<f64> = space.valued.iter().map(|&t| PRIOR_SCALE * values[t]).collect();
+    let mut theta: Vec<f64> = space
+        .valued
+        .iter()
+        .map(|&t| PRIOR_SCALE * values[t])
+        .collect();
     theta.extend(std::iter::repeat_n(0.0, space.pair_types.len()));
     theta.push(0.05);
     theta.push(1.0);
@@ -250,7 +254,10 @@ pub fn choose_trades(
             let x = trade.features(space, men);
             let mirrored: Vec<f64> = x.iter().map(|v| -v).collect();
             let mut information = game_information(theta, &x);
-            for (a, b) in information.iter_mut().zip(game_information(theta, &mirrored)) {
+            for (a, b) in information
+                .iter_mut()
+                .zip(game_information(theta, &mirrored))
+            {
                 *a += b;
             }
             information
@@ -263,8 +270,8 @@ pub fn choose_trades(
     let mut precision = precision.to_vec();
     let mut chosen = Vec::with_capacity(pairs);
     for _ in 0..pairs {
-        let sigma = invert(&precision, n)
-            .ok_or("the design's precision matrix is singular".to_string())?;
+        let sigma =
+            invert(&precision, n).ok_or("the design's precision matrix is singular".to_string())?;
         // M = sum_t Sigma g_t g_t^T Sigma / target_t^2.
         let mut m = vec![0.0; n * n];
         for &c in &measured {
@@ -311,7 +318,13 @@ mod tests {
             men[variant.type_of_letter(letter).unwrap()] = count;
         }
         let mut values = vec![0.0; types.letters.len()];
-        for (letter, value) in [('Q', 9.75), ('R', 5.0), ('B', 3.25), ('N', 3.25), ('P', 1.0)] {
+        for (letter, value) in [
+            ('Q', 9.75),
+            ('R', 5.0),
+            ('B', 3.25),
+            ('N', 3.25),
+            ('P', 1.0),
+        ] {
             values[variant.type_of_letter(letter).unwrap()] = value;
         }
         let limits = DesignLimits {
@@ -331,7 +344,10 @@ mod tests {
         // queen for two rooks (9.75 - 10 = -0.25), a bishop for a knight
         // (the bishop's side loses its pair: 3.25 + 0.5 - 3.25 = 0.5).
         for wanted in ["N vs 3P", "R vs N+2P", "Q vs R+R", "B vs N", "R vs B+2P"] {
-            assert!(labels.contains(&wanted.to_string()), "{wanted} missing from {labels:?}");
+            assert!(
+                labels.contains(&wanted.to_string()),
+                "{wanted} missing from {labels:?}"
+            );
         }
         // A rook for five pawns needs more pawns than a side may give.
         assert!(!labels.iter().any(|l| l.contains("5P")));
@@ -342,7 +358,12 @@ mod tests {
                 .map(|&t| values[t])
                 .chain([0.5])
                 .collect();
-            trade.features(&space, &limits.men).iter().zip(&estimate).map(|(x, v)| x * v).sum()
+            trade
+                .features(&space, &limits.men)
+                .iter()
+                .zip(&estimate)
+                .map(|(x, v)| x * v)
+                .sum()
         };
         assert!(candidates.iter().all(|t| edge(t).abs() <= MAX_IMBALANCE));
     }
@@ -353,18 +374,22 @@ mod tests {
         let candidates = candidate_trades(&types, &space, &values, &[0.0], &limits);
         let theta = prior_theta(&space, &values);
         let precision = prior_precision(&space, &values);
-        let chosen = choose_trades(&candidates, &space, &limits.men, &theta, &precision, 60).unwrap();
+        let chosen =
+            choose_trades(&candidates, &space, &limits.men, &theta, &precision, 60).unwrap();
         assert_eq!(chosen.len(), 60);
         // Every piece is taken in some pair: each value needs data.
         for letter in ['N', 'B', 'R', 'Q'] {
             let t = types.by_letter(letter).unwrap();
             assert!(
-                chosen.iter().any(|c| c.a_loses.contains(&t) || c.b_loses.contains(&t)),
+                chosen
+                    .iter()
+                    .any(|c| c.a_loses.contains(&t) || c.b_loses.contains(&t)),
                 "{letter} never traded"
             );
         }
         // Deterministic.
-        let again = choose_trades(&candidates, &space, &limits.men, &theta, &precision, 60).unwrap();
+        let again =
+            choose_trades(&candidates, &space, &limits.men, &theta, &precision, 60).unwrap();
         assert_eq!(chosen, again);
     }
 }

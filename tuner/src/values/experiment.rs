@@ -106,7 +106,10 @@ impl JournalEntry for DesignGame {
             return Err(format!("termination '{}' is unknown", self.termination));
         }
         if self.batch == 0 || self.pair >= 1 << 31 {
-            return Err(format!("batch {} pair {}: out of range", self.batch, self.pair));
+            return Err(format!(
+                "batch {} pair {}: out of range",
+                self.batch, self.pair
+            ));
         }
         Ok(())
     }
@@ -360,12 +363,7 @@ pub fn design_estimate(
         .map(|t| measured(t).then(|| interval(t)).flatten())
         .collect();
     let curvature = (0..n_types)
-        .map(|t| {
-            space
-                .value_column(t)
-                .filter(|_| measured(t))
-                .and_then(wald)
-        })
+        .map(|t| space.value_column(t).filter(|_| measured(t)).and_then(wald))
         .collect();
     let pairs = space
         .pair_types

@@ -125,10 +125,7 @@ mod tests {
         // minister (ferz + alfil) and elephant (alfil + dabbaba, both
         // even leaps); not the courier or scout (their wazir step
         // changes colour).
-        for (name, expected) in [
-            ("chess", vec!['B']),
-            ("excoco", vec!['B', 'V', 'E', 'M']),
-        ] {
+        for (name, expected) in [("chess", vec!['B']), ("excoco", vec!['B', 'V', 'E', 'M'])] {
             let game = AnyGame::built_in(name).unwrap();
             let letters = kurier_engine::with_game!(&game, g => {
                 let types = PieceTypes::of(&g.variant).unwrap();
@@ -161,7 +158,11 @@ mod tests {
         )
         .unwrap();
         let x = space.of_position(&position);
-        let at = |letter: char| x[space.value_column(game.variant.type_of_letter(letter).unwrap()).unwrap()];
+        let at = |letter: char| {
+            x[space
+                .value_column(game.variant.type_of_letter(letter).unwrap())
+                .unwrap()]
+        };
         assert_eq!((at('Q'), at('B'), at('P'), at('R')), (1.0, 0.0, 1.0, 0.0));
         // White has the pair, Black (two light-squared bishops) not.
         assert_eq!(x[space.pair_column(bishop).unwrap()], 1.0);

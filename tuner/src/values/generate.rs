@@ -151,9 +151,8 @@ pub fn play_tuner_game<B: Bitboard>(
 
 /// The seed of game `game` of budget `budget`.
 pub fn game_seed(seed: u64, budget: u32, game: u32) -> u64 {
-    let mut rng = Rng::new(
-        seed ^ (u64::from(budget + 1) << 40) ^ u64::from(game).wrapping_mul(0x9E37_79B9),
-    );
+    let mut rng =
+        Rng::new(seed ^ (u64::from(budget + 1) << 40) ^ u64::from(game).wrapping_mul(0x9E37_79B9));
     rng.next_u64()
 }
 
@@ -306,7 +305,11 @@ pub fn generate<B: Bitboard>(
         let block: Vec<GamePositions> = block.into_iter().map(|(one, _)| one).collect();
         writer.append(&block, cpu_ms).map_err(|e| e.to_string())?;
         positions_made += block.iter().map(|one| one.records.len()).sum::<usize>();
-        progress(writer.games(), total, resumed.records.len() + positions_made);
+        progress(
+            writer.games(),
+            total,
+            resumed.records.len() + positions_made,
+        );
     }
     let games_played = writer.games() - resumed_games;
     drop(writer);

@@ -41,7 +41,10 @@ pub fn draw_squares<B: Bitboard>(
     rng: &mut Rng,
 ) -> Option<Vec<Square>> {
     let mut squares = Vec::new();
-    for (color, lost) in [(Color::White, &removal.white), (Color::Black, &removal.black)] {
+    for (color, lost) in [
+        (Color::White, &removal.white),
+        (Color::Black, &removal.black),
+    ] {
         let mut types = lost.clone();
         types.sort_unstable();
         for group in types.chunk_by(|a, b| a == b) {
@@ -156,11 +159,15 @@ mod tests {
         let start = Position::startpos(game.clone());
         let h1 = game.geometry.parse_square("h1").unwrap();
         let a7 = game.geometry.parse_square("a7").unwrap();
-        assert!(fen_without(&start, &[h1, a7]).starts_with("rnbqkbnr/1ppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w "));
+        assert!(fen_without(&start, &[h1, a7])
+            .starts_with("rnbqkbnr/1ppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w "));
         let evaluator = Evaluator::new(&game, EvalParams::for_variant(&game.variant).unwrap());
         let position = imbalanced_position(&start, &[h1, a7], &evaluator).unwrap();
         // Read back, the rights are White's queen side and both of Black's.
-        assert_eq!(position.fen(), "rnbqkbnr/1ppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1");
+        assert_eq!(
+            position.fen(),
+            "rnbqkbnr/1ppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1"
+        );
         // Removing the e2 pawn and the f8 bishop is legal; removing the
         // d7 and e7 pawns in a position where White's queen then checks
         // is refused.
@@ -171,7 +178,10 @@ mod tests {
         .unwrap();
         let e7 = game.geometry.parse_square("e7").unwrap();
         let error = imbalanced_position(&checked, &[e7], &evaluator).unwrap_err();
-        assert!(error.contains("attacked") || error.contains("check"), "{error}");
+        assert!(
+            error.contains("attacked") || error.contains("check"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -193,7 +203,13 @@ mod tests {
             let white: Vec<_> = squares.iter().filter(|s| s.index() < 8).collect();
             assert_eq!(white.len(), 1);
             assert!(["b1", "g1"].contains(&game.geometry.square_name(*white[0]).as_str()));
-            assert!(squares.iter().filter(|s| (48..56).contains(&s.index())).count() == 3);
+            assert!(
+                squares
+                    .iter()
+                    .filter(|s| (48..56).contains(&s.index()))
+                    .count()
+                    == 3
+            );
             seen.insert(squares);
         }
         // Random instances, not always the same squares.

@@ -131,7 +131,11 @@ pub fn observational_estimate(
     });
     let interval = |i: usize| bootstrap.intervals.get(i).copied().flatten();
     let intervals = (0..n_types)
-        .map(|t| (t != types.king && t != types.pawn).then(|| interval(t)).flatten())
+        .map(|t| {
+            (t != types.king && t != types.pawn)
+                .then(|| interval(t))
+                .flatten()
+        })
         .collect();
     let pairs = space
         .pair_types

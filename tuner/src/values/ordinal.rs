@@ -180,22 +180,29 @@ pub fn negative_log_likelihood(rows: &[OrdinalRow], weights: Option<&[f64]>, the
     penalised(rows, weights, None, theta)
 }
 
-fn penalised(rows: &[OrdinalRow], weights: Option<&[f64]>, prior: Option<&Prior>, theta: &[f64]) -> f64 {
+fn penalised(
+    rows: &[OrdinalRow],
+    weights: Option<&[f64]>,
+    prior: Option<&Prior>,
+    theta: &[f64],
+) -> f64 {
     let delta = theta[theta.len() - 1];
     if delta <= 0.0 {
         return f64::INFINITY;
     }
-    prior.map_or(0.0, |p| p.penalty(theta)) + rows.iter()
-        .enumerate()
-        .map(|(index, row)| {
-            let weight = weights.map_or(1.0, |w| w[index]);
-            if weight == 0.0 {
-                return 0.0;
-            }
-            let linear = eta(theta, &row.x);
-            weight * outcome_terms(linear - delta, linear + delta, row.outcome).0
-        })
-        .sum::<f64>()
+    prior.map_or(0.0, |p| p.penalty(theta))
+        + rows
+            .iter()
+            .enumerate()
+            .map(|(index, row)| {
+                let weight = weights.map_or(1.0, |w| w[index]);
+                if weight == 0.0 {
+                    return 0.0;
+                }
+                let linear = eta(theta, &row.x);
+                weight * outcome_terms(linear - delta, linear + delta, row.outcome).0
+            })
+            .sum::<f64>()
 }
 
 /// A tiny ridge that keeps the Hessian invertible when a column never
@@ -317,7 +324,14 @@ fn derivatives(
     for (index, row) in rows.iter().enumerate() {
         let weight = weights.map_or(1.0, |w| w[index]);
         if weight != 0.0 {
-            accumulate(theta, &row.x, Some(row.outcome), weight, &mut gradient, &mut hessian);
+            accumulate(
+                theta,
+                &row.x,
+                Some(row.outcome),
+                weight,
+                &mut gradient,
+                &mut hessian,
+            );
         }
     }
     for i in 0..n {
@@ -372,8 +386,17 @@ pub fn covariance(rows: &[OrdinalRow], fit: &OrdinalFit, robust: bool) -> Option
     for row in rows {
         let mut gradient = vec![0.0; n];
         let mut unused = vec![0.0; n * n];
-        accumulate(&fit.theta, &row.x, Some(row.outcome), 1.0, &mut gradient, &mut unused);
-        let sum = by_cluster.entry(row.cluster).or_insert_with(|| vec![0.0; n]);
+        accumulate(
+            &fit.theta,
+            &row.x,
+            Some(row.outcome),
+            1.0,
+            &mut gradient,
+            &mut unused,
+        );
+        let sum = by_cluster
+            .entry(row.cluster)
+            .or_insert_with(|| vec![0.0; n]);
         for (s, g) in sum.iter_mut().zip(&gradient) {
             *s += g;
         }

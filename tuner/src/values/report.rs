@@ -54,7 +54,13 @@ impl Validation {
             .map(|players| {
                 players
                     .iter()
-                    .map(|p| format!("{} ({})", p["name"].as_str().unwrap_or("?"), limit_text(&p["limit"])))
+                    .map(|p| {
+                        format!(
+                            "{} ({})",
+                            p["name"].as_str().unwrap_or("?"),
+                            limit_text(&p["limit"])
+                        )
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -189,7 +195,11 @@ pub fn values_table(results: &RunResults, budget: &BudgetResult) -> String {
     }
     for (label, estimate, error) in [
         ("designed", budget.design.as_ref(), &budget.design_error),
-        ("observational", budget.observational.as_ref(), &budget.observational_error),
+        (
+            "observational",
+            budget.observational.as_ref(),
+            &budget.observational_error,
+        ),
     ] {
         match (estimate, error) {
             (Some(e), _) => {
@@ -228,7 +238,11 @@ pub fn verdicts(results: &RunResults, budget: &BudgetResult) -> Option<(Vec<Stri
         } else {
             refuted.push(format!(
                 "{name} ({} {:.2} [{:.2}, {:.2}])",
-                if design.values[t] > suggested { "more:" } else { "less:" },
+                if design.values[t] > suggested {
+                    "more:"
+                } else {
+                    "less:"
+                },
                 design.values[t],
                 interval.low,
                 interval.high
@@ -254,7 +268,11 @@ fn budgets_table(results: &RunResults) -> String {
             types.names[t], types.letters[t], results.header.suggested[t]
         );
         for budget in &results.budgets {
-            let _ = write!(table, " {} |", estimate_cell(budget.design.as_ref(), t, types.pawn));
+            let _ = write!(
+                table,
+                " {} |",
+                estimate_cell(budget.design.as_ref(), t, types.pawn)
+            );
         }
         table.push('\n');
     }
@@ -263,9 +281,8 @@ fn budgets_table(results: &RunResults) -> String {
 
 fn progression_section(results: &RunResults, budget: &BudgetResult) -> String {
     let types = &results.header.types;
-    let mut text = String::from(
-        "| games | widest 95% half-width (curvature) | of |\n|---:|---:|---|\n",
-    );
+    let mut text =
+        String::from("| games | widest 95% half-width (curvature) | of |\n|---:|---:|---|\n");
     for (games, widths) in &budget.progression {
         let widest = types
             .pieces()
@@ -282,7 +299,9 @@ fn progression_section(results: &RunResults, budget: &BudgetResult) -> String {
         }
     }
     // Plan: half-widths shrink as 1 / sqrt(games).
-    if let (Some((games, widths)), Some(design)) = (budget.progression.last(), budget.design.as_ref()) {
+    if let (Some((games, widths)), Some(design)) =
+        (budget.progression.last(), budget.design.as_ref())
+    {
         let needed = types
             .pieces()
             .into_iter()
@@ -334,8 +353,16 @@ fn chess_section(results: &RunResults, budget: &BudgetResult) -> String {
             "| {} | {} | {kaufman} | {} | {} ({:+.1}%) | {tomasev} |",
             types.names[t],
             with_interval(value, interval),
-            if interval.is_some_and(|i| i.contains(*kaufman)) { "yes" } else { "no" },
-            if ((value - kaufman) / kaufman).abs() <= 0.05 { "yes" } else { "no" },
+            if interval.is_some_and(|i| i.contains(*kaufman)) {
+                "yes"
+            } else {
+                "no"
+            },
+            if ((value - kaufman) / kaufman).abs() <= 0.05 {
+                "yes"
+            } else {
+                "no"
+            },
             100.0 * (value - kaufman) / kaufman
         );
     }
@@ -344,7 +371,11 @@ fn chess_section(results: &RunResults, budget: &BudgetResult) -> String {
             text,
             "| bishop pair | {} | {KAUFMAN_BISHOP_PAIR} | {} | - | - |",
             with_interval(value, interval),
-            if interval.is_some_and(|i| i.contains(KAUFMAN_BISHOP_PAIR)) { "yes" } else { "no" }
+            if interval.is_some_and(|i| i.contains(KAUFMAN_BISHOP_PAIR)) {
+                "yes"
+            } else {
+                "no"
+            }
         );
     }
     text
@@ -360,7 +391,9 @@ pub fn values_file(results: &RunResults, estimate: &Estimate, what: &str) -> Str
          # ({what}), engine {}, seed {}; a colour-bound piece carries half its\n\
          # pair bonus. The report beside this file gives the 95% intervals.\n\
          variant = \"{}\"\n\n[values]\n",
-        results.header.engine_version, results.header.settings.seed, results.header.settings.variant
+        results.header.engine_version,
+        results.header.settings.seed,
+        results.header.settings.variant
     );
     for t in table_types(types) {
         let pair = estimate
@@ -373,7 +406,12 @@ pub fn values_file(results: &RunResults, estimate: &Estimate, what: &str) -> Str
         } else {
             (estimate.values[t] + pair).max(MIN_ENGINE_VALUE)
         };
-        let _ = writeln!(text, "{} = {}", types.letters[t], (value * 100.0).round() as i64);
+        let _ = writeln!(
+            text,
+            "{} = {}",
+            types.letters[t],
+            (value * 100.0).round() as i64
+        );
     }
     text
 }
@@ -381,10 +419,16 @@ pub fn values_file(results: &RunResults, estimate: &Estimate, what: &str) -> Str
 fn values_plot(results: &RunResults, budget: &BudgetResult) -> Result<String, String> {
     let types = &results.header.types;
     let order: Vec<usize> = types.pieces();
-    let labels: Vec<String> = order.iter().map(|&t| types.letters[t].to_string()).collect();
+    let labels: Vec<String> = order
+        .iter()
+        .map(|&t| types.letters[t].to_string())
+        .collect();
     let mut series = vec![Series {
         name: "suggested".to_string(),
-        points: order.iter().map(|&t| Some((results.header.suggested[t], None))).collect(),
+        points: order
+            .iter()
+            .map(|&t| Some((results.header.suggested[t], None)))
+            .collect(),
     }];
     for (name, estimate) in [
         ("designed (95% CI)", budget.design.as_ref()),
@@ -398,7 +442,10 @@ fn values_plot(results: &RunResults, budget: &BudgetResult) -> Result<String, St
         }
     }
     category_plot(
-        &format!("{}: piece values at {} nodes per move", results.header.settings.variant, budget.nodes),
+        &format!(
+            "{}: piece values at {} nodes per move",
+            results.header.settings.variant, budget.nodes
+        ),
         &labels,
         "piece",
         "pawns",
@@ -409,7 +456,11 @@ fn values_plot(results: &RunResults, budget: &BudgetResult) -> Result<String, St
 
 fn budgets_plot(results: &RunResults) -> Result<String, String> {
     let types = &results.header.types;
-    let labels: Vec<String> = results.budgets.iter().map(|b| b.nodes.to_string()).collect();
+    let labels: Vec<String> = results
+        .budgets
+        .iter()
+        .map(|b| b.nodes.to_string())
+        .collect();
     let series: Vec<Series> = types
         .pieces()
         .into_iter()
@@ -423,7 +474,10 @@ fn budgets_plot(results: &RunResults) -> Result<String, String> {
         })
         .collect();
     category_plot(
-        &format!("{}: values against search budget (designed experiment)", results.header.settings.variant),
+        &format!(
+            "{}: values against search budget (designed experiment)",
+            results.header.settings.variant
+        ),
         &labels,
         "nodes per move",
         "pawns",
@@ -487,7 +541,13 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
             let mut rows = String::new();
             for t in types.pieces() {
                 if let (Some(b), Some(c)) = (design.intervals[t], design.curvature[t]) {
-                    let _ = write!(rows, "{} {:.2}/{:.2}; ", types.letters[t], b.half_width(), c.half_width());
+                    let _ = write!(
+                        rows,
+                        "{} {:.2}/{:.2}; ",
+                        types.letters[t],
+                        b.half_width(),
+                        c.half_width()
+                    );
                 }
             }
             let _ = writeln!(
@@ -524,7 +584,11 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
             text,
             "{}{}\n",
             trades.join(", "),
-            if budget.trades.len() > 30 { format!(", and {} more", budget.trades.len() - 30) } else { String::new() }
+            if budget.trades.len() > 30 {
+                format!(", and {} more", budget.trades.len() - 30)
+            } else {
+                String::new()
+            }
         );
         if s.variant == "chess" {
             text.push_str("### Calibration against Kaufman (1999) and Tomasev et al. (2020)\n\n");
@@ -545,7 +609,12 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
         );
     }
     for validation in validations {
-        let _ = writeln!(text, "- **{}**: {}", validation.name, validation.lines.join("; "));
+        let _ = writeln!(
+            text,
+            "- **{}**: {}",
+            validation.name,
+            validation.lines.join("; ")
+        );
     }
     text.push_str("\n## Values files\n\n");
     let _ = writeln!(
@@ -592,13 +661,21 @@ pub fn write_report(
     if let Some(design) = &last.design {
         files.push((
             out.join(format!("{name}.toml")),
-            values_file(results, design, &format!("designed experiment, {} nodes", last.nodes)),
+            values_file(
+                results,
+                design,
+                &format!("designed experiment, {} nodes", last.nodes),
+            ),
         ));
     }
     if let Some(observational) = &last.observational {
         files.push((
             out.join(format!("{name}-observational.toml")),
-            values_file(results, observational, &format!("observational fit, {} nodes", last.nodes)),
+            values_file(
+                results,
+                observational,
+                &format!("observational fit, {} nodes", last.nodes),
+            ),
         ));
     }
     for budget in &results.budgets {
@@ -608,7 +685,10 @@ pub fn write_report(
         ));
     }
     if results.budgets.len() > 1 {
-        files.push((out.join(format!("{name}-budgets.svg")), budgets_plot(results)?));
+        files.push((
+            out.join(format!("{name}-budgets.svg")),
+            budgets_plot(results)?,
+        ));
     }
     if let Some(texel) = &results.texel {
         files.push((out.join(format!("{name}-params.toml")), texel.clone()));

@@ -526,9 +526,7 @@ impl<'r, B: Bitboard> Runner<'r, B> {
                 todo.extend(
                     plan.into_iter()
                         .filter(|p| s.shard.is_none_or(|shard| shard.holds(p.pair as usize)))
-                        .filter(|p| {
-                            !known.contains_key(&game_id(budget, batch, p.pair, p.a_white))
-                        })
+                        .filter(|p| !known.contains_key(&game_id(budget, batch, p.pair, p.a_white)))
                         .map(|p| (budget, p)),
                 );
             }
@@ -726,8 +724,7 @@ pub fn results(state: &RunState, folder: &Path) -> Result<RunResults, String> {
     }
     let texel = match (s.texel, s.budgets.last()) {
         (true, Some(&nodes)) => {
-            let dataset =
-                Dataset::read(&dataset_path(folder, nodes)).map_err(|e| e.to_string())?;
+            let dataset = Dataset::read(&dataset_path(folder, nodes)).map_err(|e| e.to_string())?;
             let options = TexelOptions {
                 scale: None,
                 l2: s.texel_l2,
@@ -795,7 +792,12 @@ fn budget_result<B: Bitboard>(
     }
     let (observational, observational_error, observational_games, observational_cpu_seconds) =
         if s.observational_games == 0 {
-            (None, Some("no observational games in this run".to_string()), 0, 0.0)
+            (
+                None,
+                Some("no observational games in this run".to_string()),
+                0,
+                0.0,
+            )
         } else {
             match Dataset::read(&dataset_path(folder, nodes)) {
                 Ok(dataset) => {
@@ -805,7 +807,12 @@ fn budget_result<B: Bitboard>(
                         Ok(e) => (Some(e), None),
                         Err(e) => (None, Some(e.to_string())),
                     };
-                    (estimate, error, dataset.games, dataset.cpu_ms as f64 / 1000.0)
+                    (
+                        estimate,
+                        error,
+                        dataset.games,
+                        dataset.cpu_ms as f64 / 1000.0,
+                    )
                 }
                 Err(e) => (None, Some(e.to_string()), 0, 0.0),
             }
@@ -867,7 +874,11 @@ pub fn merge_values(journals: &[PathBuf], out: &Path) -> Result<RunState, String
             return Err(format!(
                 "merge: {} is shard {shard}, which does not complete the other shards ({})",
                 path.display(),
-                shards.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                shards
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         shards.push(shard);
