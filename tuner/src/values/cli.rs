@@ -105,8 +105,8 @@ pub struct ValuesArgs {
     #[arg(long)]
     pub bootstrap: Option<usize>,
     /// Pair terms: letters of colour-bound pieces whose pair (men on both
-    /// square colours) gets a value of its own, `none`, or `auto` (the
-    /// piece named bishop, whose pair is the established one).
+    /// square colours) gets a value of its own, `none`, or `auto` (chess's
+    /// bishop pair, Kaufman's term; none in other variants).
     #[arg(long, default_value = "auto")]
     pub pair_terms: String,
     /// Also fit every evaluation weight (Texel method) on the
@@ -195,12 +195,8 @@ impl ValuesArgs {
             bootstrap: self.bootstrap.unwrap_or(defaults.bootstrap),
             pair_terms: match self.pair_terms.as_str() {
                 "none" => Vec::new(),
-                "auto" => variant
-                    .pieces
-                    .iter()
-                    .filter(|p| p.name == "bishop")
-                    .map(|p| p.letter)
-                    .collect(),
+                "auto" if variant.name == "chess" => vec!['B'],
+                "auto" => Vec::new(),
                 letters => letters
                     .split(',')
                     .filter_map(|l| l.trim().chars().next())
