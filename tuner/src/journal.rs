@@ -293,15 +293,7 @@ impl GameEntry {
     /// Whether the entry holds together: a known result and termination,
     /// a note per move, an id that fits its pair.
     fn holds_together(&self) -> Result<(), String> {
-        if !["1-0", "0-1", "1/2-1/2"].contains(&self.result.as_str()) {
-            return Err(format!(
-                "result '{}' is not 1-0, 0-1 or 1/2-1/2",
-                self.result
-            ));
-        }
-        if GameEnd::from_description(&self.termination).is_none() {
-            return Err(format!("termination '{}' is unknown", self.termination));
-        }
+        check_ending(&self.result, &self.termination)?;
         if self.notes.len() != self.moves.len() {
             return Err(format!(
                 "{} moves but {} move notes",
@@ -314,6 +306,18 @@ impl GameEntry {
         }
         Ok(())
     }
+}
+
+/// Checks a recorded game's ending: a known result (`1-0`, `0-1`,
+/// `1/2-1/2`) and a known termination.
+pub fn check_ending(result: &str, termination: &str) -> Result<(), String> {
+    if !["1-0", "0-1", "1/2-1/2"].contains(&result) {
+        return Err(format!("result '{result}' is not 1-0, 0-1 or 1/2-1/2"));
+    }
+    if GameEnd::from_description(termination).is_none() {
+        return Err(format!("termination '{termination}' is unknown"));
+    }
+    Ok(())
 }
 
 impl JournalEntry for GameEntry {

@@ -61,3 +61,32 @@ pub fn ratios(space: &FeatureSpace, weights: &[f64], types: usize) -> (Values, V
         .collect();
     (values, pairs)
 }
+
+/// A statistic laid out as values by type, then pair terms, then
+/// anything else (`point`, with `intervals` in the same layout): the
+/// values' intervals by type (none for king and pawn) and the pair terms
+/// with theirs.
+#[allow(clippy::type_complexity)]
+pub fn value_intervals(
+    point: &[f64],
+    intervals: &[Option<Interval>],
+    space: &FeatureSpace,
+    types: &super::PieceTypes,
+) -> (Vec<Option<Interval>>, Vec<(usize, f64, Option<Interval>)>) {
+    let n_types = types.letters.len();
+    let interval = |i: usize| intervals.get(i).copied().flatten();
+    let by_type = (0..n_types)
+        .map(|t| {
+            (t != types.king && t != types.pawn)
+                .then(|| interval(t))
+                .flatten()
+        })
+        .collect();
+    let pairs = space
+        .pair_types
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| (t, point[n_types + i], interval(n_types + i)))
+        .collect();
+    (by_type, pairs)
+}

@@ -29,7 +29,7 @@ use super::bootstrap::{bootstrap_intervals, Interval};
 use super::design::{
     candidate_trades, choose_trades, prior_precision, prior_theta, DesignLimits, Trade,
 };
-use super::estimate::{ratios, Estimate, Quantity};
+use super::estimate::{ratios, value_intervals, Estimate, Quantity};
 use super::features::FeatureSpace;
 use super::fit::FitError;
 use super::instance::{draw_squares, imbalanced_position};
@@ -38,9 +38,8 @@ use super::ordinal::{
     Prior, BLACK_WINS, DRAW, WHITE_WINS,
 };
 use super::{PieceTypes, Values};
-use crate::journal::JournalEntry;
+use crate::journal::{check_ending, JournalEntry};
 use crate::openings::{random_opening, Rng};
-use crate::play::GameEnd;
 
 /// One game of the designed experiment, as its journal line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,15 +95,7 @@ impl JournalEntry for DesignGame {
     }
 
     fn check(&self) -> Result<(), String> {
-        if !["1-0", "0-1", "1/2-1/2"].contains(&self.result.as_str()) {
-            return Err(format!(
-                "result '{}' is not 1-0, 0-1 or 1/2-1/2",
-                self.result
-            ));
-        }
-        if GameEnd::from_description(&self.termination).is_none() {
-            return Err(format!("termination '{}' is unknown", self.termination));
-        }
+        check_ending(&self.result, &self.termination)?;
         if self.batch == 0 || self.pair >= 1 << 31 {
             return Err(format!(
                 "batch {} pair {}: out of range",
@@ -359,17 +350,9 @@ pub fn design_estimate(
         })
     };
     let measured = |t: usize| t != types.king && t != types.pawn;
-    let intervals = (0..n_types)
-        .map(|t| measured(t).then(|| interval(t)).flatten())
-        .collect();
+    let (intervals, pairs) = value_intervals(&point, &bootstrap.intervals, space, types);
     let curvature = (0..n_types)
         .map(|t| space.value_column(t).filter(|_| measured(t)).and_then(wald))
-        .collect();
-    let pairs = space
-        .pair_types
-        .iter()
-        .enumerate()
-        .map(|(i, &t)| (t, point[n_types + i], interval(n_types + i)))
         .collect();
     let after = n_types + space.pair_types.len();
     let mut clusters = groups;

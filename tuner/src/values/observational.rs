@@ -19,7 +19,7 @@ use kurier_engine::eval::{EvalParams, Pair, MAX_PHASE};
 
 use super::bootstrap::bootstrap_intervals;
 use super::dataset::Dataset;
-use super::estimate::{ratios, Estimate, Quantity};
+use super::estimate::{ratios, value_intervals, Estimate, Quantity};
 use super::features::FeatureSpace;
 use super::fit::{fit_logistic, Design, FitError, Penalty};
 use super::{material_indices, PieceTypes};
@@ -130,19 +130,7 @@ pub fn observational_estimate(
             .map(|f| statistic(&f.weights))
     });
     let interval = |i: usize| bootstrap.intervals.get(i).copied().flatten();
-    let intervals = (0..n_types)
-        .map(|t| {
-            (t != types.king && t != types.pawn)
-                .then(|| interval(t))
-                .flatten()
-        })
-        .collect();
-    let pairs = space
-        .pair_types
-        .iter()
-        .enumerate()
-        .map(|(i, &t)| (t, point[n_types + i], interval(n_types + i)))
-        .collect();
+    let (intervals, pairs) = value_intervals(&point, &bootstrap.intervals, space, types);
     let after_pairs = n_types + space.pair_types.len();
     let mut distinct = design.groups.clone();
     distinct.dedup();
