@@ -38,6 +38,11 @@ pub const BUILT_IN_VALUES: [(&str, &str); 5] = [
     ("excoco", include_str!("../../data/values/excoco.toml")),
 ];
 
+/// The fitted default parameters of the variants that have them
+/// (`data/params/<variant>.toml`, `EvalFile` format).
+pub const BUILT_IN_PARAMS: [(&str, &str); 1] =
+    [("courier", include_str!("../../data/params/courier.toml"))];
+
 /// How far below its best promotion a pawn one step from the last rank
 /// stays, in centipawns: promoting must always gain something.
 pub const PROMOTION_MARGIN: i32 = 10;
@@ -194,8 +199,12 @@ struct ParamsFile {
 }
 
 impl EvalParams {
-    /// The default weights for a variant, with its built-in piece values.
+    /// The default weights for a variant: its fitted parameters where it
+    /// has them, else the hand-set weights with its built-in piece values.
     pub fn for_variant(variant: &Variant) -> Result<EvalParams, ParamsError> {
+        if let Some(params) = EvalParams::built_in_params(variant)? {
+            return Ok(params);
+        }
         let text = BUILT_IN_VALUES
             .iter()
             .find(|(name, _)| *name == variant.name)
@@ -218,7 +227,34 @@ impl EvalParams {
         }
     }
 
-    /// The default weights with piece values from a values file's text.
+    /// The fitted parameters of `variant` in [`BUILT_IN_PARAMS`], if it
+    /// has them and is the built-in game of that name (a user's variant
+    /// that shares the name but not the pieces has none).
+    fn built_in_params(variant: &Variant) -> Result<Option<EvalParams>, ParamsError> {
+        let Some((_, text)) = BUILT_IN_PARAMS
+            .iter()
+            .find(|(name, _)| *name == variant.name)
+        else {
+            return Ok(None);
+        };
+        let built_in = Variant::built_in(&variant.name).map_err(|e| ParamsError {
+            source: format!("built-in parameters of {}", variant.name),
+            message: e.to_string(),
+        })?;
+        if built_in != *variant {
+            return Ok(None);
+        }
+        EvalParams::from_toml(
+            variant,
+            text,
+            &format!("built-in parameters of {}", variant.name),
+        )
+        .map(Some)
+    }
+
+    /// The default weights with piece values from a values file's text:
+    /// the variant's fitted parameters (or the hand-set weights) with
+    /// every material weight replaced.
     pub fn with_values(
         variant: &Variant,
         text: &str,
@@ -230,7 +266,13 @@ impl EvalParams {
         };
         let file: ValuesFile =
             parse_for_variant(variant, text, source, |f: &ValuesFile| &f.variant)?;
-        let mut params = EvalParams::neutral(variant);
+        let mut params = match EvalParams::built_in_params(variant)? {
+            Some(params) => params,
+            None => EvalParams::neutral(variant),
+        };
+        for piece_type in 0..variant.pieces.len() {
+            params.weights[params.layout.material(piece_type)] = Pair::default();
+        }
         for (letter, &value) in &file.values {
             let piece_type = type_of(variant, letter).ok_or_else(|| {
                 error(format!("values.{letter}: not a piece of {}", variant.name))
@@ -496,6 +538,21 @@ impl EvalParams {
 
 /// Parses a TOML file that names the variant it is for, and checks
 /// that it is `variant`.
+/// The variant a parameter file (`EvalFile` format) names, read from its
+/// `variant` key alone.
+pub fn params_file_variant(text: &str, source: &str) -> Result<String, ParamsError> {
+    #[derive(serde::Deserialize)]
+    struct Named {
+        variant: String,
+    }
+    toml::from_str::<Named>(text)
+        .map(|named| named.variant)
+        .map_err(|e| ParamsError {
+            source: source.to_string(),
+            message: e.to_string().trim_end().replace('\n', " "),
+        })
+}
+
 fn parse_for_variant<T: serde::de::DeserializeOwned>(
     variant: &Variant,
     text: &str,

@@ -9,6 +9,7 @@ use crate::bitboard::{Bitboard, U256};
 use crate::eval::{EvalParams, Evaluator};
 use crate::game::{AnyGame, Game};
 use crate::history::SearchHistories;
+use crate::params::params_file_variant;
 use crate::position::Position;
 use crate::search::Config;
 use crate::threads::SearchThread;
@@ -65,6 +66,10 @@ pub struct Session {
     /// The running (or finished, not yet joined) search.
     pub search: Option<SearchThread>,
     game: AnyGame,
+    /// The parameter file given (`EvalFile`): its variant, text and
+    /// source. It is in force whenever that variant is played, whatever
+    /// the order in which the options arrive.
+    eval_file: Option<(String, String, String)>,
 }
 
 /// Default hash size in MiB.
@@ -93,6 +98,7 @@ impl Session {
             config: Config::default(),
             search: None,
             game,
+            eval_file: None,
         }
     }
 
@@ -131,7 +137,7 @@ impl Session {
         self.board = Session::board_for(&game)?;
         self.game = game;
         self.forget_game();
-        Ok(())
+        self.apply_eval_file()
     }
 
     /// Loads a variant file, or every `.toml` file of a folder; returns
@@ -179,9 +185,24 @@ impl Session {
         })
     }
 
-    /// Replaces the evaluation parameters of the current variant.
+    /// Sets the evaluation parameter file: in force at once if it is for
+    /// the current variant, else from when its variant is chosen (UCI
+    /// options may come in any order).
     pub fn set_params(&mut self, text: &str, source: &str) -> Result<(), String> {
+        let variant = params_file_variant(text, source).map_err(|e| e.to_string())?;
+        self.eval_file = Some((variant, text.to_string(), source.to_string()));
+        self.apply_eval_file()
+    }
+
+    /// Puts the `EvalFile` in force if it is for the current variant.
+    fn apply_eval_file(&mut self) -> Result<(), String> {
+        let Some((file_variant, text, source)) = &self.eval_file else {
+            return Ok(());
+        };
         let variant = self.variant().clone();
+        if *file_variant != variant.name {
+            return Ok(());
+        }
         let params = EvalParams::from_toml(&variant, text, source).map_err(|e| e.to_string())?;
         crate::with_board!(&mut self.board, board => {
             board.evaluator = Arc::new(Evaluator::new(board.position.game(), params));
@@ -226,5 +247,50 @@ impl Session {
 impl Default for Session {
     fn default() -> Self {
         Session::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Pair;
+
+    /// The courier pawn's material weight in force.
+    fn courier_pawn(session: &Session) -> Pair {
+        crate::with_board!(&session.board, board => {
+            let params = board.evaluator.params();
+            let pawn = session.variant().type_of_letter('P').unwrap();
+            params.weights[params.layout.material(pawn)]
+        })
+    }
+
+    #[test]
+    fn an_eval_file_holds_whichever_option_comes_first() {
+        let courier = Variant::built_in("courier").unwrap();
+        let defaults = EvalParams::for_variant(&courier).unwrap().to_toml();
+        let pawn_line = defaults
+            .lines()
+            .find(|line| line.starts_with("P = "))
+            .unwrap();
+        let text = &defaults.replacen(pawn_line, "P = [555, 444]", 1);
+        assert_ne!(text, &defaults);
+        let mut session = Session::new();
+        // Given while chess is played: it waits for its variant.
+        session.set_params(text, "p.toml").unwrap();
+        session.set_variant("courier").unwrap();
+        assert_eq!(courier_pawn(&session), Pair(555, 444));
+        // Another variant and back: still in force.
+        session.set_variant("chess").unwrap();
+        session.set_variant("courier").unwrap();
+        assert_eq!(courier_pawn(&session), Pair(555, 444));
+        // Given after the variant: at once.
+        let mut session = Session::new();
+        session.set_variant("courier").unwrap();
+        assert_ne!(courier_pawn(&session), Pair(555, 444));
+        session.set_params(text, "p.toml").unwrap();
+        assert_eq!(courier_pawn(&session), Pair(555, 444));
+        // A file that names no variant is refused, naming it.
+        let error = session.set_params("[material]\n", "q.toml").unwrap_err();
+        assert!(error.starts_with("q.toml"), "{error}");
     }
 }

@@ -238,6 +238,36 @@ fn board_fen(rows: &[Vec<char>]) -> String {
         .join("/")
 }
 
+/// `text` with the rook at 500, the pawn at 100 (their first lines, the
+/// `[material]` section's) and the mop-up weights at 10, 5 and 4 cp.
+fn hand_set(text: String) -> String {
+    let mut material = ["R = ", "P = "].to_vec();
+    let out = text
+        .lines()
+        .map(|line| {
+            if let Some(at) = material.iter().position(|key| line.starts_with(key)) {
+                let key = material.remove(at);
+                let value = if key == "R = " { 500 } else { 100 };
+                return format!("{key}[{value}, {value}]");
+            }
+            for (name, value) in [
+                ("mop_up_edge ", 10),
+                ("mop_up_kings ", 5),
+                ("mop_up_king_squares ", 4),
+            ] {
+                if line.starts_with(name) {
+                    return format!("{name}= [{value}, {value}]");
+                }
+            }
+            line.to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(material.is_empty(), "no material lines in {text}");
+    assert!(text.contains("mop_up_start = 200"), "{text}");
+    out
+}
+
 #[test]
 fn mop_up_grows_with_the_lead() {
     // Courier: White king e3 and rook l8 against king a1 and one pawn
@@ -249,12 +279,15 @@ fn mop_up_grows_with_the_lead() {
     // none, the rook holds rank 8 and file l, the king e3 is too far.
     // At half strength each count is halved and rounded: 4 steps at 10
     // cp and 4 (3.5 rounded up) at 5 cp, 60 in all.
+    // The weights are set here (courier's defaults are fitted ones):
+    // rook 500, pawn 100, and the mop-up steps at 10, 5 and 4 cp.
     let fen = "11R/7p4/12/12/12/4K7/12/k11 w - - 0 1";
-    let with = white_eval("courier", fen);
-    let without = white_eval_with("courier", fen, &without_mop_up);
+    let with = white_eval_with("courier", fen, &hand_set);
+    let without = white_eval_with("courier", fen, &|text| without_mop_up(hand_set(text)));
     assert_eq!(with - without, 60);
     // Just above the start, almost nothing: set the start to 399.
-    let start_just_below = |text: String| text.replace("mop_up_start = 200", "mop_up_start = 399");
+    let start_just_below =
+        |text: String| hand_set(text).replace("mop_up_start = 200", "mop_up_start = 399");
     let with = white_eval_with("courier", fen, &start_just_below);
     let without = white_eval_with("courier", fen, &|text| {
         without_mop_up(start_just_below(text))

@@ -5,6 +5,7 @@
 pub mod adjudication;
 pub mod clock;
 pub mod engine_pool;
+pub mod evaltune;
 pub mod export;
 pub mod external;
 pub mod journal;

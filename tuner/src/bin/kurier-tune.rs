@@ -100,6 +100,10 @@ enum Command {
     /// Write the Markdown report of a `values` run, with its plots and
     /// the values file the engine loads.
     Report(kurier_tuner::values::cli::ReportArgs),
+    /// Fit every evaluation weight of a variant to the results of the
+    /// games of tournament journals (Texel's method) and write the
+    /// parameter file (`EvalFile` format).
+    Texel(kurier_tuner::evaltune::TexelArgs),
 }
 
 /// Players, games and outputs of a match, gauntlet or round robin.
@@ -365,6 +369,7 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Values(args) => kurier_tuner::values::cli::values_command(&args),
+        Command::Texel(args) => kurier_tuner::evaltune::texel_command(&args),
         Command::Report(args) => kurier_tuner::values::cli::report_command(&args),
     }
 }
