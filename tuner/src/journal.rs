@@ -144,10 +144,16 @@ pub struct JournalContents {
 pub fn read_journal(path: &Path) -> Result<JournalContents, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read the journal: {e}", path.display()))?;
-    let at = |line: usize| format!("{}:{}", path.display(), line + 1);
+    parse_journal(&text, &path.display().to_string())
+}
+
+/// Reads a journal's text, as [`read_journal`] does a file; errors name
+/// `source` (a path, or an uploaded file's name) and the line.
+pub fn parse_journal(text: &str, source: &str) -> Result<JournalContents, String> {
+    let at = |line: usize| format!("{source}:{}", line + 1);
     let mut lines = text.split_inclusive('\n').enumerate();
     let Some((_, first)) = lines.next() else {
-        return Err(format!("{}: the journal is empty", path.display()));
+        return Err(format!("{source}: the journal is empty"));
     };
     let header: Header = serde_json::from_str(first)
         .ok()

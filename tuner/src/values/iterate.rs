@@ -210,8 +210,54 @@ impl Journal {
     /// Reads a journal file.
     pub fn read(path: &Path) -> Result<Journal, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not a tuning journal: {e}", path.display()))
+        Journal::parse(&text, &path.display().to_string())
+    }
+
+    /// Reads a journal's text (`source` names it in errors) and checks
+    /// that its parts fit together ([`Journal::check`]).
+    pub fn parse(text: &str, source: &str) -> Result<Journal, String> {
+        let journal: Journal = serde_json::from_str(text)
+            .map_err(|e| format!("{source}: not a tuning journal: {e}"))?;
+        journal.check().map_err(|e| format!("{source}: {e}"))?;
+        Ok(journal)
+    }
+
+    /// Whether every per-type list has one entry per piece type and every
+    /// type index names a type, as the report needs; else what does not.
+    pub fn check(&self) -> Result<(), String> {
+        let types = self.types.letters.len();
+        let fits = |what: &str, len: usize| {
+            if len == types {
+                Ok(())
+            } else {
+                Err(format!("{what} has {len} entries for {types} piece types"))
+            }
+        };
+        fits("types.names", self.types.names.len())?;
+        fits("suggested", self.suggested.len())?;
+        if self.types.king >= types || self.types.pawn >= types {
+            return Err(format!(
+                "types.king {} or types.pawn {} is not one of the {types} piece types",
+                self.types.king, self.types.pawn
+            ));
+        }
+        for round in &self.rounds {
+            let name = |list: &str| format!("round {} {list}", round.round);
+            fits(&name("values"), round.values.len())?;
+            fits(&name("engine_values"), round.engine_values.len())?;
+            fits(&name("intervals.values"), round.intervals.values.len())?;
+        }
+        if let Some(piece) = self
+            .odds
+            .iter()
+            .filter_map(|record| record.piece)
+            .find(|&piece| piece >= types)
+        {
+            return Err(format!(
+                "an odds match measures piece type {piece}, not one of the {types}"
+            ));
+        }
+        Ok(())
     }
 
     /// Writes the journal (to a temporary file, then renamed, so that a
@@ -616,5 +662,37 @@ impl<B: Bitboard> Runner<'_, B> {
             v.finished = true;
         }
         journal.write(self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXCOCO: &str = include_str!("../../../reports/excoco-values-journal.json");
+
+    #[test]
+    fn a_journal_whose_lists_do_not_fit_its_types_is_refused() {
+        let journal = Journal::parse(EXCOCO, "excoco").unwrap();
+        assert_eq!(journal.types.letters.len(), 15);
+        let refused = |change: &dyn Fn(&mut Journal)| {
+            let mut broken = journal.clone();
+            change(&mut broken);
+            broken.check().unwrap_err()
+        };
+        assert_eq!(
+            refused(&|j| {
+                j.suggested.pop();
+            }),
+            "suggested has 14 entries for 15 piece types"
+        );
+        assert!(refused(&|j| j.types.pawn = 15).contains("types.pawn 15"));
+        assert_eq!(
+            refused(&|j| j.rounds[1].intervals.values.clear()),
+            "round 2 intervals.values has 0 entries for 15 piece types"
+        );
+        assert!(refused(&|j| j.odds[0].piece = Some(40)).contains("piece type 40"));
+        let error = Journal::parse("{}", "x.json").unwrap_err();
+        assert!(error.starts_with("x.json: not a tuning journal"), "{error}");
     }
 }

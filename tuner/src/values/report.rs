@@ -305,7 +305,9 @@ pub fn values_file(journal: &Journal) -> Option<String> {
     Some(text)
 }
 
-fn values_plot(journal: &Journal) -> String {
+/// The values plot (`<name>.svg`): suggested, fitted and odds-match
+/// values per piece, with their 95% intervals.
+pub fn values_plot(journal: &Journal) -> String {
     let types = &journal.types;
     let columns = table_types(journal);
     let labels: Vec<String> = columns
@@ -355,7 +357,9 @@ fn values_plot(journal: &Journal) -> String {
     )
 }
 
-fn convergence_plot(journal: &Journal) -> String {
+/// The convergence plot (`<name>-rounds.svg`): each piece's value at
+/// the start and after each round.
+pub fn convergence_plot(journal: &Journal) -> String {
     let types = &journal.types;
     let columns = table_types(journal);
     let labels: Vec<String> = std::iter::once("start".to_string())
