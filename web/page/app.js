@@ -203,6 +203,13 @@ function listen(id) {
   const events = new EventSource(`/api/games/${id}/events`);
   events.addEventListener("state", (event) => showGame(JSON.parse(event.data)));
   events.addEventListener("thinking", (event) => showThinking(JSON.parse(event.data)));
+  events.addEventListener("error", () => {
+    // A closed stream is not retried: the game is gone (server restarted,
+    // or too many games since this one was used).
+    if (events.readyState === EventSource.CLOSED && play.events === events) {
+      say("message", "This game is no longer on the server: start a new game.", "error");
+    }
+  });
   play.events = events;
 }
 

@@ -12,6 +12,7 @@ use kurier_engine::game::AnyGame;
 use kurier_engine::with_game;
 use kurier_tuner::pgn::{read_games, replay};
 use kurier_web::api::{router, AppState, MAX_JSON_BYTES};
+use kurier_web::games::MAX_GAMES;
 use kurier_web::live::MAX_FEN_BYTES;
 use serde_json::{json, Value};
 use tokio_stream::StreamExt;
@@ -213,6 +214,34 @@ async fn several_games_run_at_once_and_the_engine_moves_first_as_white() {
     .await;
     assert_eq!(other["moves"][0]["san"], "f4");
     assert_eq!(other["variant"]["name"], "courier-moderno");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_bound_the_least_recently_used_game_goes() {
+    let app = app();
+    let first = create(&app, new_game("chess", "white", 10)).await["id"]
+        .as_u64()
+        .unwrap();
+    let second = create(&app, new_game("chess", "white", 10)).await["id"]
+        .as_u64()
+        .unwrap();
+    for _ in 2..MAX_GAMES {
+        create(&app, new_game("chess", "white", 10)).await;
+    }
+    // Using the first makes the second the least recently used.
+    let (status, _) = get(&app, &format!("/api/games/{first}")).await;
+    assert_eq!(status, StatusCode::OK);
+    create(&app, new_game("chess", "white", 10)).await;
+    let (status, _) = get(&app, &format!("/api/games/{first}")).await;
+    assert_eq!(status, StatusCode::OK);
+    let error = error_of(
+        get(&app, &format!("/api/games/{second}")).await,
+        StatusCode::NOT_FOUND,
+    );
+    assert!(
+        error.contains(&format!("keeps the {MAX_GAMES} games used last")),
+        "{error}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
