@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use crate::bitboard::Bitboard;
 use crate::eval::{EvalParams, Evaluator};
 use crate::game::{AnyGame, Game};
+use crate::history::SearchHistories;
 use crate::position::Position;
 use crate::search::{search, Config, Control, Limits};
 use crate::tt::TranspositionTable;
@@ -68,18 +69,21 @@ fn bench_game<B: Bitboard>(
     for fen in fens {
         let position = Position::from_fen(game.clone(), fen)
             .unwrap_or_else(|e| unreachable!("bench FEN {fen}: {e}"));
-        // A fresh table per position keeps the count independent of order.
+        // A fresh table and fresh histories per position keep the count
+        // independent of order.
         // Clearing it writes every page, so that the clock, as in
         // Stockfish's bench, times the search and not the operating
         // system mapping the table's memory.
         let tt = TranspositionTable::new(hash_mb);
         tt.clear();
+        let mut histories = SearchHistories::new();
         let control = Control::new(false);
         let started = Instant::now();
         nodes += search(
             &position,
             &evaluator,
             &tt,
+            &mut histories,
             &limits,
             &config,
             &control,

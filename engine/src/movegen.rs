@@ -108,6 +108,64 @@ impl<B: Bitboard> MoveSink<B> for TacticalMoves<B> {
     }
 }
 
+/// Collects only the moves that neither capture nor promote (the quiet
+/// stage of the search's move picker; [`TacticalMoves`] has the rest).
+#[derive(Clone, Debug)]
+pub struct QuietMoves<B> {
+    /// Squares of the enemy pieces.
+    pub enemy: B,
+    /// The moves collected.
+    pub moves: Vec<Move>,
+}
+
+impl<B: Bitboard> MoveSink<B> for QuietMoves<B> {
+    #[inline(always)]
+    fn add(&mut self, legal: Move) {
+        let quiet = match legal.kind() {
+            MoveKind::Normal => !self.enemy.has(Square::new(legal.to())),
+            MoveKind::Castling => true,
+            MoveKind::Promotion | MoveKind::EnPassant => false,
+        };
+        if quiet {
+            self.moves.push(legal);
+        }
+    }
+    #[inline(always)]
+    fn add_targets(&mut self, from: Square, targets: B) {
+        for to in (targets & !self.enemy).squares() {
+            self.moves.push(Move::normal(from.byte(), to.byte()));
+        }
+    }
+    #[inline(always)]
+    fn add_promotions(&mut self, _from: Square, _targets: B, _types: &[u8]) {}
+}
+
+/// Looks for one move among those generated.
+struct MoveFinder {
+    wanted: Move,
+    found: bool,
+}
+
+impl<B: Bitboard> MoveSink<B> for MoveFinder {
+    #[inline(always)]
+    fn add(&mut self, legal: Move) {
+        self.found |= legal == self.wanted;
+    }
+    #[inline(always)]
+    fn add_targets(&mut self, from: Square, targets: B) {
+        self.found |= self.wanted.kind() == MoveKind::Normal
+            && self.wanted.from() == from.byte()
+            && targets.has(Square::new(self.wanted.to()));
+    }
+    #[inline(always)]
+    fn add_promotions(&mut self, from: Square, targets: B, types: &[u8]) {
+        self.found |= self.wanted.kind() == MoveKind::Promotion
+            && self.wanted.from() == from.byte()
+            && targets.has(Square::new(self.wanted.to()))
+            && types.contains(&self.wanted.extra());
+    }
+}
+
 /// Pushes one promotion per type for every square of `targets`.
 #[inline(always)]
 fn push_promotions<B: Bitboard>(moves: &mut Vec<Move>, from: Square, targets: B, types: &[u8]) {
@@ -212,6 +270,32 @@ impl<B: Bitboard> Position<B> {
     /// Generates every legal move into `sink`; `checkers` are the enemy
     /// pieces attacking the king of the side to move.
     fn generate_with_checkers<S: MoveSink<B>>(&self, sink: &mut S, checkers: B) {
+        self.generate_from(sink, checkers, !B::EMPTY);
+    }
+
+    /// Whether `candidate` (a move from anywhere: a table, another
+    /// position) is legal here; `in_check` as for
+    /// [`Position::generate_knowing_check`]. Generates only the moves of
+    /// the piece on its origin.
+    pub fn is_legal(&self, candidate: Move, in_check: bool) -> bool {
+        let from = Square::new(candidate.from());
+        if candidate == Move::NULL
+            || !self.color_pieces(self.side_to_move()).has(from)
+            || usize::from(candidate.from()) >= self.game().geometry.squares()
+        {
+            return false;
+        }
+        let checkers = if in_check { self.checkers() } else { B::EMPTY };
+        let mut finder = MoveFinder {
+            wanted: candidate,
+            found: false,
+        };
+        self.generate_from(&mut finder, checkers, B::square(from));
+        finder.found
+    }
+
+    /// Generates the legal moves of the pieces on `origins` into `sink`.
+    fn generate_from<S: MoveSink<B>>(&self, sink: &mut S, checkers: B, origins: B) {
         let game = &**self.game();
         let tables = game.tables();
         let us = self.side_to_move();
@@ -231,11 +315,13 @@ impl<B: Bitboard> Position<B> {
         // What a capture may land on (an en-passant square is empty).
         let capturable = enemy | self.en_passant_squares();
         let king_initial = self.initial_squares(game.king, us);
-        let (quiet, capture) =
-            game.pieces[game.king].targets(&tables, us, king, occupied, king_initial);
-        for to in (((quiet & !occupied) | (capture & enemy)) & wanted).squares() {
-            if self.safe_move(king, to, king) {
-                sink.add(Move::normal(king.byte(), to.byte()));
+        if origins.has(king) {
+            let (quiet, capture) =
+                game.pieces[game.king].targets(&tables, us, king, occupied, king_initial);
+            for to in (((quiet & !occupied) | (capture & enemy)) & wanted).squares() {
+                if self.safe_move(king, to, king) {
+                    sink.add(Move::normal(king.byte(), to.byte()));
+                }
             }
         }
         if checkers.several() {
@@ -253,7 +339,7 @@ impl<B: Bitboard> Position<B> {
             if piece_type == game.king {
                 continue;
             }
-            let pieces = own & self.type_pieces(piece_type);
+            let pieces = own & self.type_pieces(piece_type) & origins;
             if pieces.is_empty() {
                 continue;
             }
@@ -294,7 +380,7 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
-        if !in_check && sink.quiet_wanted() {
+        if !in_check && sink.quiet_wanted() && origins.has(king) {
             self.generate_castling(sink, us, occupied);
         }
     }

@@ -326,7 +326,10 @@ impl EvalParams {
             let advance = self.layout.pawn_rank(rank);
             let passed = self.layout.passed(rank);
             for (room, get) in [
-                (room.0, (|p: &mut Pair| &mut p.0) as fn(&mut Pair) -> &mut i32),
+                (
+                    room.0,
+                    (|p: &mut Pair| &mut p.0) as fn(&mut Pair) -> &mut i32,
+                ),
                 (room.1, |p: &mut Pair| &mut p.1),
             ] {
                 let advance_weight = get(&mut self.weights[advance]);

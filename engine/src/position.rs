@@ -373,6 +373,43 @@ impl<B: Bitboard> Position<B> {
         false
     }
 
+    /// Whether `played` (legal here) would give check, found without
+    /// making it when it is a plain move or capture: the moved piece from
+    /// its new square, or any other piece of ours once the origin is
+    /// empty (a discovered check), attacks the enemy king. Other kinds
+    /// are made and taken back.
+    pub fn gives_check(&mut self, played: Move) -> bool {
+        if played.kind() != MoveKind::Normal {
+            self.make_move(played);
+            let check = self.in_check();
+            self.unmake_move();
+            return check;
+        }
+        let game = &*self.game;
+        let us = self.side;
+        let king = self.king_square(us.flip());
+        let from = Square::new(played.from());
+        let to = Square::new(played.to());
+        let moved = Piece(self.board[from.index()]).piece_type();
+        let occupied = (self.occupied() & !B::square(from)) | B::square(to);
+        let tables = game.tables();
+        // The moved piece has moved: its first-move parts no longer apply.
+        let capture = game.pieces[moved].capture_targets(&tables, us, to, occupied, B::EMPTY);
+        if capture.has(king) {
+            return true;
+        }
+        // A discovered check needs a slider of ours whose path to the
+        // king ran through the origin; only then test the attacks.
+        let own = self.colors[us.index()];
+        let uncovers = game.pieces.iter().enumerate().any(|(piece_type, moves)| {
+            moves.slides
+                && (moves.snipe_from[us.index()][king.index()] & own & self.types[piece_type])
+                    .squares()
+                    .any(|sniper| tables.path(sniper, king).has(from))
+        });
+        uncovers && self.is_attacked_by(king, us, occupied, own & !B::square(from))
+    }
+
     #[inline(always)]
     fn put(&mut self, square: Square, piece: Piece) {
         let bit = B::square(square);

@@ -3,11 +3,12 @@
 //! settings, and the search running in the background.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::bitboard::{Bitboard, U256};
 use crate::eval::{EvalParams, Evaluator};
 use crate::game::{AnyGame, Game};
+use crate::history::SearchHistories;
 use crate::position::Position;
 use crate::search::Config;
 use crate::threads::SearchThread;
@@ -57,6 +58,8 @@ pub struct Session {
     pub board: Board,
     /// The hash table, shared by searches.
     pub tt: Arc<TranspositionTable>,
+    /// The move statistics of the current game, kept between searches.
+    pub histories: Arc<Mutex<SearchHistories>>,
     /// Search settings.
     pub config: Config,
     /// The running (or finished, not yet joined) search.
@@ -86,6 +89,7 @@ impl Session {
             variants,
             board,
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            histories: Arc::new(Mutex::new(SearchHistories::new())),
             config: Config::default(),
             search: None,
             game,
@@ -126,6 +130,7 @@ impl Session {
         let game = AnyGame::new(variant).map_err(|e| e.to_string())?;
         self.board = Session::board_for(&game)?;
         self.game = game;
+        self.forget_game();
         Ok(())
     }
 
@@ -182,6 +187,21 @@ impl Session {
             board.evaluator = Arc::new(Evaluator::new(board.position.game(), params));
         });
         Ok(())
+    }
+
+    /// A new game: the hash table and the move statistics start empty.
+    pub fn new_game(&mut self) {
+        self.stop_search();
+        self.tt.clear();
+        self.forget_game();
+    }
+
+    /// Empties the move statistics (no search may be running).
+    fn forget_game(&mut self) {
+        self.histories
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clear();
     }
 
     /// Resizes the hash table (emptying it).

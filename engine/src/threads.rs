@@ -2,12 +2,13 @@
 //! reading commands (`stop`, `ponderhit`, `isready`) while it thinks. The
 //! search thread itself spawns the Lazy-SMP helpers (see `search`).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
 use crate::bitboard::Bitboard;
 use crate::eval::Evaluator;
+use crate::history::SearchHistories;
 use crate::position::Position;
 use crate::search::{search, Config, Control, Limits, Report, SearchResult};
 use crate::tt::TranspositionTable;
@@ -27,6 +28,8 @@ pub struct SearchJob<B: Bitboard> {
     pub evaluator: Arc<Evaluator<B>>,
     /// The shared hash table.
     pub tt: Arc<TranspositionTable>,
+    /// The move statistics of the game, kept from search to search.
+    pub histories: Arc<Mutex<SearchHistories>>,
     /// Limits of this search.
     pub limits: Limits,
     /// Threads, MultiPV, overhead.
@@ -47,15 +50,23 @@ impl SearchThread {
         let thread_control = Arc::clone(&control);
         let handle = std::thread::spawn(move || {
             let position = job.position;
+            // Only one search of a session runs at a time; a search that
+            // panicked left nothing the next one cannot overwrite.
+            let mut histories = job
+                .histories
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
             let result = search(
                 &position,
                 &job.evaluator,
                 &job.tt,
+                &mut histories,
                 &job.limits,
                 &job.config,
                 &thread_control,
                 &mut |report| on_report(&position, report),
             );
+            drop(histories);
             on_done(&position, result);
         });
         SearchThread {

@@ -74,10 +74,7 @@ pub fn run(input: impl BufRead, out: Output) {
             "quit" => break,
             "uci" => identify(&session, &out),
             "isready" => send(&out, "readyok"),
-            "ucinewgame" => {
-                session.stop_search();
-                session.tt.clear();
-            }
+            "ucinewgame" => session.new_game(),
             "setoption" => {
                 if let Err(error) = set_option(&mut session, &words[1..]) {
                     send(&out, &format!("info string error: {error}"));
@@ -278,6 +275,7 @@ fn go(session: &mut Session, words: &[&str], out: &Output) -> Result<(), String>
     }
     let config = session.config.clone();
     let tt = Arc::clone(&session.tt);
+    let histories = Arc::clone(&session.histories);
     let report_out = Arc::clone(out);
     let done_out = Arc::clone(out);
     session.search = Some(with_board!(&session.board, board => SearchThread::start(
@@ -285,6 +283,7 @@ fn go(session: &mut Session, words: &[&str], out: &Output) -> Result<(), String>
             position: board.position.clone(),
             evaluator: Arc::clone(&board.evaluator),
             tt,
+            histories,
             limits,
             config,
             ponder,

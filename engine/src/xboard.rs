@@ -11,10 +11,21 @@
 //! # Variants and piece mapping
 //!
 //! XBoard calls FIDE chess `normal`; every other variant goes by its own
-//! name. After `variant NAME` the engine sends
-//! `setup (PIECETOCHAR) WxH+0_PARENT FEN` (parent `courier` for
-//! `courier`, `fairy` otherwise) and one `piece` command with the moves
-//! of each piece type (XBetza), so that XBoard can draw the board and
+//! name, and a variant whose name XBoard would take for one of its own
+//! games (`courier`, `courier-moderno`) by a second name as well,
+//! `kurier-NAME` (the `names` submodule): under it XBoard sets the game up from
+//! the engine's commands. After `variant NAME` the engine sends
+//! `setup (PIECETOCHAR) WxH+0_PARENT FEN` and one `piece` command with
+//! the moves of each piece type (XBetza), so that XBoard can draw the
+//! board and check moves. The parent, whose rules of the game's end XBoard
+//! applies, is `shatranj` for the bare-king variants (a bared side may
+//! take the last man back, else loses; a stalemated side loses: right for
+//! courier and enhanced-courier, while in courier-moderno XBoard counts
+//! a stalemate, a draw by RULES.md, as a loss) and `fairy` otherwise
+//! (chess's rules). A bare-king win is claimed by the bared side (or
+//! after its reply): XBoard would take a claim from the winner, the
+//! moment it bares the king, for a false one.
+//!
 //! check moves. XBoard knows a fixed list of piece types, each with its
 //! own image; the table in parentheses gives the letter each of them has
 //! in the variant (`.` = not used). Its slots, in order, are
@@ -30,7 +41,7 @@
 //!
 //! | variant | table (white half) | notes |
 //! |---|---|---|
-//! | courier | `PNBR.FE..WM..........K` | as XBoard's own courier |
+//! | courier | `PNBR.FE..WM..........K` | XBoard's courier letters |
 //! | courier-moderno | `PNBR.FE..WM..........K` | F queen = ferz, E elephant = alfil image |
 //! | enhanced-courier | `PNCR..E..WM....G.....K` | C courier = bishop, W woody rook = wazir, G gryphon = grasshopper image |
 //! | excoco | `PNBRQME.CTG.H...DV.S.K` | M minister = ferz, T thane = wazir, G guard = man, H horseguard = nightrider, D duke = silver, V viscount = falcon, S scout = cobra, C courier = chancellor image |
@@ -39,14 +50,18 @@
 //! no translation. The Betza strings are the variant file's, with `R3`
 //! written `W3` (and `B3`, `Q3` likewise), an en-passant capture `feF`
 //! added to pawns with a first multi-step, and castling on the king as
-//! XBoard's `O` atom (`lO3rO4` in courier-moderno: the king goes three
-//! squares to its left or four to its right, the rook jumps over it).
+//! XBoard's `O` atom of an unmoved king (`ilO3irO4` in courier-moderno:
+//! the king goes three squares to its left or four to its right, the rook
+//! jumps over it).
 //! Re-castling (ExCoCo) cannot be told to XBoard.
 //!
 //! XBoard writes castling rights as `KQkq`; a `setboard` FEN with such a
 //! rights field is read by giving each wing's king and partner (and the
 //! variant's other first-move pieces, such as the unmoved elephants of
 //! courier-moderno, when they stand on their squares) their rights.
+//! Under shatranj rules XBoard writes neither rights nor en-passant
+//! field; such a FEN is read as if its rights were `KQkq`
+//! ([`complete_fen_fields`]).
 
 use std::io::BufRead;
 use std::path::Path;
@@ -69,6 +84,8 @@ use crate::time::Clock;
 use crate::uci::{send, Output};
 use crate::variant::Variant;
 use crate::with_board;
+
+mod names;
 
 /// What the protocol thread waits for.
 enum Event {
@@ -262,15 +279,18 @@ impl XBoard {
         true
     }
 
-    /// The `variants` feature: XBoard's `normal` and every other variant.
+    /// The `variants` feature: XBoard's `normal`, then every other
+    /// variant, each followed by its XBoard alias if it has one.
     fn variants_feature(&self) -> String {
         let mut names = vec!["normal".to_string()];
-        names.extend(
-            self.session
-                .variant_names()
-                .into_iter()
-                .filter(|name| name != "chess" && name != "normal"),
-        );
+        for name in self.session.variant_names() {
+            if name == "chess" || name == "normal" {
+                continue;
+            }
+            let alias = names::xboard_alias(&name);
+            names.push(name);
+            names.extend(alias);
+        }
         format!("variants=\"{}\"", names.join(","))
     }
 
@@ -316,7 +336,7 @@ impl XBoard {
             }
         }
         let _ = self.session.set_position(None, &[]);
-        self.session.tt.clear();
+        self.session.new_game();
         self.force = false;
         self.engine_side = Color::Black;
         self.depth = None;
@@ -328,7 +348,11 @@ impl XBoard {
         self.abandon_search();
         // XBoard prefixes a board size when the user overrides it.
         let (size, name) = split_board_size(name);
-        let name = if name == "normal" { "chess" } else { name };
+        let known = self.session.variant_names();
+        let name = match name {
+            "normal" => "chess",
+            name => names::resolve(name, &known),
+        };
         if name.is_empty() {
             return self.error("missing variant name", line);
         }
@@ -349,12 +373,20 @@ impl XBoard {
         }
     }
 
+    /// Sets up `fen`, Kurier's FEN or XBoard's (see [`complete_fen_fields`]
+    /// and [`translate_kq_rights`]).
     fn setboard(&mut self, fen: &str, line: &str) {
         self.abandon_search();
         if let Err(error) = self.session.set_position(Some(fen), &[]) {
-            let translated = with_board!(&self.session.board, board => translate_kq_rights(board.position.game(), fen));
-            let retried = translated.map(|fen| self.session.set_position(Some(&fen), &[]));
-            if !matches!(retried, Some(Ok(()))) {
+            let completed = complete_fen_fields(fen);
+            let fen = completed.as_deref().unwrap_or(fen);
+            let mut retried = self.session.set_position(Some(fen), &[]).is_ok();
+            if !retried {
+                let translated = with_board!(&self.session.board, board => translate_kq_rights(board.position.game(), fen));
+                retried = translated
+                    .is_some_and(|fen| self.session.set_position(Some(&fen), &[]).is_ok());
+            }
+            if !retried {
                 self.error(&error, line);
             }
         }
@@ -495,12 +527,14 @@ impl XBoard {
         let post = Arc::clone(&self.post);
         let config = self.session.config.clone();
         let tt = Arc::clone(&self.session.tt);
+        let histories = Arc::clone(&self.session.histories);
         self.session.search = Some(
             with_board!(&self.session.board, board => SearchThread::start(
                 SearchJob {
                     position: board.position.clone(),
                     evaluator: Arc::clone(&board.evaluator),
                     tt,
+                    histories,
                     limits,
                     config,
                     ponder: false,
@@ -540,7 +574,17 @@ impl XBoard {
             }
         }
         if let Some(outcome) = self.outcome() {
-            self.announce(outcome);
+            // XBoard judges a bare king only after the bared side's reply
+            // (under shatranj rules; never under fairy rules) and takes a
+            // win claimed before then for a false claim, which loses the
+            // game. So a bare king the engine has just given is left to
+            // the bared side: its engine claims the loss, or XBoard ends
+            // the game after its reply, or the engine claims it then.
+            let own_bare_king_win = outcome.termination == Termination::BareKing
+                && outcome.result == GameResult::win_for(self.engine_side);
+            if !own_bare_king_win {
+                self.announce(outcome);
+            }
         }
     }
 }
@@ -826,8 +870,9 @@ pub fn xboard_betza(betza: &str) -> String {
     out
 }
 
-/// The king's castlings as XBoard `O` moves, seen from `color`'s side:
-/// `lO3rO4` = three squares to its left or four to its right.
+/// The king's castlings as XBoard `O` moves of an unmoved king (`i`),
+/// seen from `color`'s side: `ilO3irO4` = three squares to its left or
+/// four to its right.
 fn castling_betza<B: Bitboard>(game: &Game<B>, king_start: Square, color: Color) -> String {
     let geometry = &game.geometry;
     let mut moves: Vec<(char, u8)> = game
@@ -851,7 +896,7 @@ fn castling_betza<B: Bitboard>(game: &Game<B>, king_start: Square, color: Color)
     moves.dedup();
     moves
         .iter()
-        .map(|(side, steps)| format!("{side}O{steps}"))
+        .map(|(side, steps)| format!("i{side}O{steps}"))
         .collect()
 }
 
@@ -884,8 +929,11 @@ pub fn setup_lines<B: Bitboard>(game: &Arc<Game<B>>) -> Vec<String> {
     if let Some(field) = fields.get_mut(2) {
         *field = rights;
     }
-    let parent = if variant.name == "courier" {
-        "courier"
+    // XBoard's shatranj judges a bare king (one move to take the last
+    // man back, then a loss) and always sees mating material; fairy has
+    // chess's rules of the game's end.
+    let parent = if variant.bare_king {
+        "shatranj"
     } else {
         "fairy"
     };
@@ -919,6 +967,39 @@ pub fn setup_lines<B: Bitboard>(game: &Arc<Game<B>>) -> Vec<String> {
         }
     }
     lines
+}
+
+/// `fen` with the fields XBoard leaves out put back: under its shatranj
+/// rules XBoard writes neither rights nor en passant
+/// (`placement side halfmove fullmove`), and elsewhere no rights field
+/// where it keeps no castling rights. It then lets every piece on its
+/// start square make its first move (castle, leap), so a missing rights
+/// field becomes `KQkq` (for [`translate_kq_rights`]: every first-move
+/// piece on its start square keeps its right); a missing en-passant
+/// field becomes `-`. A field with a digit in it is an en-passant field,
+/// any other a rights field. `None` if no field is missing (or the FEN
+/// does not end in its two move counters).
+pub fn complete_fen_fields(fen: &str) -> Option<String> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let counters_at = fields.len().checked_sub(2)?;
+    let (head, counters) = fields.split_at(counters_at);
+    if counters
+        .iter()
+        .any(|counter| counter.parse::<u32>().is_err())
+    {
+        return None;
+    }
+    let (placement_and_side, middle) = head.split_at(head.len().min(2));
+    let (rights, en_passant) = match middle {
+        [] => ("KQkq", "-"),
+        [one] if one.contains(|c: char| c.is_ascii_digit()) => ("KQkq", *one),
+        [one] => (*one, "-"),
+        _ => return None,
+    };
+    let mut completed = placement_and_side.to_vec();
+    completed.extend([rights, en_passant]);
+    completed.extend(counters);
+    Some(completed.join(" "))
 }
 
 /// A FEN whose rights field is XBoard's `KQkq`, rewritten with the
@@ -1049,29 +1130,56 @@ mod tests {
         let moderno = setup("courier-moderno");
         assert_eq!(
             moderno[0],
-            "setup (PNBR.FE..WM..........Kpnbr.fe..wm..........k) 12x8+0_fairy rnebwfkmbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBMKFWBENR w KQkq - 0 1"
+            "setup (PNBR.FE..WM..........Kpnbr.fe..wm..........k) 12x8+0_shatranj rnebwfkmbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBMKFWBENR w KQkq - 0 1"
         );
         assert!(
-            moderno.contains(&"piece K& KlO3rO4".to_string()),
+            moderno.contains(&"piece K& KilO3irO4".to_string()),
             "{moderno:?}"
         );
         assert!(moderno.contains(&"piece E& FfWifAifD".to_string()));
         assert!(moderno.contains(&"piece P& fmWfcFifmW2feF".to_string()));
         let courier = setup("courier");
-        assert!(courier[0].contains("12x8+0_courier"), "{courier:?}");
+        assert_eq!(
+            courier[0],
+            "setup (PNBR.FE..WM..........Kpnbr.fe..wm..........k) 12x8+0_shatranj rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1"
+        );
         assert!(courier.contains(&"piece P& fmWfcF".to_string()));
         assert!(courier.contains(&"piece K& K".to_string()));
         let excoco = setup("excoco");
         assert!(excoco[0].contains("18x10+0_fairy"));
         assert!(
-            excoco.contains(&"piece K KlO5rO6".to_string()),
+            excoco.contains(&"piece K KilO5irO6".to_string()),
             "{excoco:?}"
         );
-        assert!(excoco.contains(&"piece k KlO6rO5".to_string()));
+        assert!(excoco.contains(&"piece k KilO6irO5".to_string()));
         assert!(excoco.contains(&"piece D& W3F3".to_string()));
         assert!(excoco.contains(&"piece P& fmWfcFifmW3feF".to_string()));
         let enhanced = setup("enhanced-courier");
+        assert!(enhanced[0].contains(" 12x8+0_shatranj "), "{enhanced:?}");
         assert!(enhanced.contains(&"piece G& FyafsF".to_string()));
+    }
+
+    #[test]
+    fn fields_xboard_leaves_out_are_put_back() {
+        // Shatranj rules: neither rights nor en passant.
+        assert_eq!(
+            complete_fen_fields("12/12/12/12/12/12/12/5K6 w 0 1").as_deref(),
+            Some("12/12/12/12/12/12/12/5K6 w KQkq - 0 1")
+        );
+        // No rights field, an en-passant square.
+        assert_eq!(
+            complete_fen_fields("8/8/8/3pP3/8/8/8/4K2k w d6 0 3").as_deref(),
+            Some("8/8/8/3pP3/8/8/8/4K2k w KQkq d6 0 3")
+        );
+        // No en-passant field.
+        assert_eq!(
+            complete_fen_fields("8/8/8/8/8/8/8/R3K2k w Q 4 9").as_deref(),
+            Some("8/8/8/8/8/8/8/R3K2k w Q - 4 9")
+        );
+        // Complete or broken FENs are left alone.
+        assert_eq!(complete_fen_fields("8/8/8/8/8/8/8/R3K2k w Q - 4 9"), None);
+        assert_eq!(complete_fen_fields("8/8/8/8/8/8/8/R3K2k w Q -"), None);
+        assert_eq!(complete_fen_fields("x"), None);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use kurier_engine::eval::{EvalParams, Evaluator};
 use kurier_engine::game::AnyGame;
+use kurier_engine::history::SearchHistories;
 use kurier_engine::position::Position;
 use kurier_engine::search::{search, Config, Control, Limits};
 use kurier_engine::tt::TranspositionTable;
@@ -102,7 +103,10 @@ fn every_pawn_bonus_stays_below_the_best_promotion() {
             .unwrap();
         let pair = |value: &toml::Value| -> [i64; 2] {
             let array = value.as_array().unwrap();
-            [array[0].as_integer().unwrap(), array[1].as_integer().unwrap()]
+            [
+                array[0].as_integer().unwrap(),
+                array[1].as_integer().unwrap(),
+            ]
         };
         let material = &params["material"];
         let pawn = pair(&material["P"]);
@@ -117,8 +121,8 @@ fn every_pawn_bonus_stays_below_the_best_promotion() {
         let advance = params["pawn_rank"].as_array().unwrap();
         let passed = params["passed_pawn"].as_array().unwrap();
         for rank in 0..usize::from(variant.ranks) {
-            for phase in 0..2 {
-                let worth = pawn[phase] + pair(&advance[rank])[phase] + pair(&passed[rank])[phase];
+            for (phase, pawn_value) in pawn.into_iter().enumerate() {
+                let worth = pawn_value + pair(&advance[rank])[phase] + pair(&passed[rank])[phase];
                 assert!(
                     worth < best(phase),
                     "{name}: a passed pawn on relative rank {rank} is worth {worth} in phase \
@@ -139,7 +143,8 @@ fn the_courier_search_promotes() {
     let AnyGame::Narrow(g) = &game else {
         panic!("courier is 12x8")
     };
-    let position = Position::from_fen(g.clone(), "10k1/2P9/10p1/12/9P2/12/5K6/12 w - - 0 1").unwrap();
+    let position =
+        Position::from_fen(g.clone(), "10k1/2P9/10p1/12/9P2/12/5K6/12 w - - 0 1").unwrap();
     let evaluator = Evaluator::new(g, EvalParams::for_variant(&g.variant).unwrap());
     let tt = TranspositionTable::new(8);
     let limits = Limits {
@@ -155,6 +160,7 @@ fn the_courier_search_promotes() {
         &position,
         &evaluator,
         &tt,
+        &mut SearchHistories::new(),
         &limits,
         &config,
         &Control::new(false),
@@ -250,7 +256,9 @@ fn mop_up_grows_with_the_lead() {
     // Just above the start, almost nothing: set the start to 399.
     let start_just_below = |text: String| text.replace("mop_up_start = 200", "mop_up_start = 399");
     let with = white_eval_with("courier", fen, &start_just_below);
-    let without = white_eval_with("courier", fen, &|text| without_mop_up(start_just_below(text)));
+    let without = white_eval_with("courier", fen, &|text| {
+        without_mop_up(start_just_below(text))
+    });
     assert!((0..=1).contains(&(with - without)), "{}", with - without);
 }
 

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use kurier_engine::eval::{EvalParams, Evaluator};
 use kurier_engine::game::AnyGame;
+use kurier_engine::history::SearchHistories;
 use kurier_engine::position::Position;
 use kurier_engine::search::{search, Config, Control, Limits, Score, MATE_BOUND};
 use kurier_engine::tt::TranspositionTable;
@@ -21,7 +22,7 @@ fn best(variant: &str, fen: &str, depth: u32, threads: usize) -> (String, Score)
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let config = Config { threads, ..Config::default() };
         let mut last = None;
-        let result = search(&position, &evaluator, &tt, &limits, &config, &Control::new(false), &mut |report| {
+        let result = search(&position, &evaluator, &tt, &mut SearchHistories::new(), &limits, &config, &Control::new(false), &mut |report| {
             last = Some(report.score)
         });
         let best = result.best.expect("a legal move");

@@ -62,7 +62,10 @@ fn features_without_a_subcommand() {
         "sigterm=0",
         "colors=0",
         "myname=\"Kurier ",
-        "variants=\"normal,courier,courier-moderno,enhanced-courier,excoco\"",
+        // XBoard 4.9 takes `courier` and `courier-moderno` (a name that
+        // begins with `courier` and a non-letter) for its own courier,
+        // so those two come with a second, engine-defined name.
+        "variants=\"normal,courier,kurier-courier,courier-moderno,kurier-courier-moderno,enhanced-courier,excoco\"",
     ] {
         assert!(first.contains(feature), "{feature} missing: {first}");
     }
@@ -367,5 +370,132 @@ fn time_controls() {
         );
         assert_legal("enhanced-courier", None, &[], &played);
     }
+    assert!(engine.quit().success());
+}
+
+/// The `setup` and `piece` lines the engine answers `variant NAME` with.
+fn setup_for(engine: &mut Engine, name: &str) -> Vec<String> {
+    engine.send("new");
+    engine.send(&format!("variant {name}"));
+    engine.sync()
+}
+
+#[test]
+fn xboard_names_set_up_rules_start_positions() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.handshake();
+    // Courier: RULES.md's start, after the four forced moves; XBoard's
+    // piece types for Kurier's letters (P N B R . F E . . W M ... K);
+    // shatranj rules of the game's end (bare king, stalemate loses); the
+    // piece commands in the variant file's order, K F M W E B N R P.
+    let courier = [
+        "setup (PNBR.FE..WM..........Kpnbr.fe..wm..........k) 12x8+0_shatranj rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1",
+        "piece K& K",
+        "piece F& F",
+        "piece M& K",
+        "piece W& W",
+        "piece E& A",
+        "piece B& B",
+        "piece N& N",
+        "piece R& R",
+        "piece P& fmWfcF",
+    ];
+    // The XBoard name and the name other clients use are the same game.
+    assert_eq!(setup_for(&mut engine, "kurier-courier"), courier);
+    assert_eq!(setup_for(&mut engine, "courier"), courier);
+    engine.send("sd 2");
+    engine.send("go");
+    let played = engine.engine_move();
+    assert_legal("courier", None, &[], &played);
+
+    // Courier-moderno: castling as an unmoved king's O atom, three
+    // squares toward a, four toward l (White: f1-c1, f1-j1); the
+    // elephant's first-move leaps `ifAifD`; the pawn's double step and
+    // en passant.
+    let moderno = setup_for(&mut engine, "kurier-courier-moderno");
+    assert_eq!(
+        moderno[0],
+        "setup (PNBR.FE..WM..........Kpnbr.fe..wm..........k) 12x8+0_shatranj rnebwfkmbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBMKFWBENR w KQkq - 0 1"
+    );
+    for piece in [
+        "piece K& KilO3irO4",
+        "piece E& FfWifAifD",
+        "piece P& fmWfcFifmW2feF",
+    ] {
+        assert!(moderno.iter().any(|l| l == piece), "{piece}: {moderno:?}");
+    }
+    assert_eq!(setup_for(&mut engine, "courier-moderno"), moderno);
+
+    // Enhanced-courier needs no second name.
+    let enhanced = setup_for(&mut engine, "enhanced-courier");
+    assert_eq!(
+        enhanced[0],
+        "setup (PNCR..E..WM....G.....Kpncr..e..wm....g.....k) 12x8+0_shatranj rnecmkgwcenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNECMKGWCENR w - - 0 1"
+    );
+    engine.send("variant kurier-enhanced-courier");
+    engine.expect("Error (unsupported variant");
+    assert!(engine.quit().success());
+}
+
+#[test]
+fn xboard_fens_without_rights_or_en_passant() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.handshake();
+    // Under shatranj rules XBoard sends `placement side halfmove
+    // fullmove`; pieces on their start squares keep their first-move
+    // rights: White castles toward a, Black toward l, then White's
+    // unmoved elephant leaps two squares forward.
+    setup_for(&mut engine, "kurier-courier-moderno");
+    engine.send("force");
+    engine.send("setboard r1e3k4r/12/12/12/12/12/12/R4K3E1R w 0 1");
+    for text in ["f1c1", "g8j8", "j1j3"] {
+        engine.send(&format!("usermove {text}"));
+    }
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    engine.send("sd 2");
+    engine.send("go");
+    let played = engine.engine_move();
+    let fen = "r1e3k4r/12/12/12/12/12/12/R4K3E1R w AFJLacgl - 0 1";
+    assert_legal(
+        "courier-moderno",
+        Some(fen),
+        &["f1c1", "g8j8", "j1j3"],
+        &played,
+    );
+    // A variant without first-move rights takes the same form.
+    setup_for(&mut engine, "kurier-courier");
+    engine.send("force");
+    engine.send(
+        "setboard rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR b 0 1",
+    );
+    engine.send("usermove g6h5");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    assert!(engine.quit().success());
+}
+
+#[test]
+fn a_bare_king_win_is_left_to_the_bared_side() {
+    let mut engine = Engine::start(&["xboard"]);
+    engine.handshake();
+    // The engine (White) takes Black's last man; Black's king cannot take
+    // back. XBoard would count a win claimed now as false, so the engine
+    // only moves.
+    setup_for(&mut engine, "kurier-courier");
+    engine.send("force");
+    engine.send("setboard 5k6/12/12/5f6/12/12/12/5R4K1 w - - 0 1");
+    engine.send("sd 3");
+    engine.send("go");
+    assert_eq!(engine.engine_move(), "f1f5");
+    let after = engine.sync();
+    assert!(
+        !after.iter().any(|l| l.contains("{Bare king}")),
+        "{after:?}"
+    );
+    // Given Black's side of the same game, the engine claims its loss.
+    engine.send("new");
+    engine.send("variant kurier-courier");
+    engine.send("setboard 5k6/12/12/5f6/12/12/12/5R4K1 w - - 0 1");
+    engine.send("usermove f1f5");
+    assert_eq!(engine.expect("1-0"), "1-0 {Bare king}");
     assert!(engine.quit().success());
 }

@@ -21,6 +21,7 @@ use kurier_engine::bitboard::Bitboard;
 use kurier_engine::eval::{EvalParams, Evaluator, PawnCache};
 use kurier_engine::game::AnyGame;
 use kurier_engine::geometry::Square;
+use kurier_engine::movegen::QuietMoves;
 use kurier_engine::moves::{Move, MoveKind};
 use kurier_engine::position::Position;
 use kurier_engine::variant::Variant;
@@ -175,6 +176,49 @@ fn check_position<B: Bitboard>(position: &mut Position<B>) {
         tactical, legal_tactical,
         "captures-only generation differs from the legal captures in {fen}"
     );
+
+    // The quiet stage's generation holds exactly the rest of the legal moves.
+    let mut quiet_sink = QuietMoves {
+        enemy: position.color_pieces(mover.flip()),
+        moves: Vec::new(),
+    };
+    position.generate(&mut quiet_sink);
+    let quiet: BTreeSet<String> = quiet_sink.moves.iter().map(|m| position.uci(*m)).collect();
+    let rest: BTreeSet<String> = legal.difference(&legal_tactical).cloned().collect();
+    assert_eq!(quiet, rest, "quiet-only generation in {fen}");
+
+    // Check before the move equals check after it.
+    let in_check = position.in_check();
+    for m in position.legal_moves() {
+        let predicted = position.gives_check(m);
+        position.make_move(m);
+        let actual = position.in_check();
+        position.unmake_move();
+        assert_eq!(
+            predicted,
+            actual,
+            "gives_check of {} in {fen}",
+            position.uci(m)
+        );
+    }
+    // The legality test of single moves (table moves, killers) agrees
+    // with generation, for this position's pseudo-legal moves and for
+    // the opponent's moves (moves of another position).
+    let mut candidates = pseudo_legal(position);
+    if !in_check {
+        position.make_null_move();
+        candidates.extend(position.legal_moves());
+        position.unmake_move();
+    }
+    let legal_moves = position.legal_moves();
+    for candidate in candidates {
+        assert_eq!(
+            position.is_legal(candidate, in_check),
+            legal_moves.contains(&candidate),
+            "is_legal of {:?} in {fen}",
+            candidate
+        );
+    }
 }
 
 /// The search's evaluation path agrees with the term-by-term one.

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use kurier_engine::eval::{EvalParams, Evaluator};
 use kurier_engine::game::AnyGame;
+use kurier_engine::history::SearchHistories;
 use kurier_engine::position::Position;
 use kurier_engine::search::{search, Config, Control, Limits};
 use kurier_engine::tt::TranspositionTable;
@@ -34,7 +35,7 @@ fn every_tactic_is_solved_at_fixed_nodes() {
                 let position = Position::from_fen(g.clone(), &entry.fen).unwrap();
                 let tt = TranspositionTable::new(16);
                 let limits = Limits { nodes: Some(NODES), ..Limits::default() };
-                let result = search(&position, &evaluator, &tt, &limits, &Config::default(), &Control::new(false), &mut |_| {});
+                let result = search(&position, &evaluator, &tt, &mut SearchHistories::new(), &limits, &Config::default(), &Control::new(false), &mut |_| {});
                 let played = result.best.map(|m| position.uci(m)).unwrap_or_default();
                 if entry.bm.contains(&played) {
                     solved += 1;

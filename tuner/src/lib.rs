@@ -20,3 +20,4 @@ pub mod stats;
 pub mod summary;
 pub mod tournament;
 pub mod values;
+pub mod variant_source;

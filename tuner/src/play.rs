@@ -13,6 +13,7 @@ use kurier_engine::bitboard::Bitboard;
 use kurier_engine::eval::{EvalParams, Evaluator};
 use kurier_engine::game::Game;
 use kurier_engine::geometry::Color;
+use kurier_engine::history::SearchHistories;
 use kurier_engine::position::Position;
 use kurier_engine::rules::{GameResult, Outcome, Termination};
 use kurier_engine::search::{search, Config, Control, Limits, Score};
@@ -102,6 +103,7 @@ impl<B: Bitboard> Player<B> {
         KurierSeat {
             player: self,
             tt: TranspositionTable::new(self.settings.hash_mb),
+            histories: SearchHistories::new(),
         }
     }
 }
@@ -230,10 +232,12 @@ pub trait Seat<B: Bitboard> {
     fn reply(&mut self, request: &MoveRequest<'_, B>) -> Result<Reply, SeatFailure>;
 }
 
-/// An in-process player's seat: the player and this game's hash table.
+/// An in-process player's seat: the player, and this game's hash table
+/// and move statistics.
 pub struct KurierSeat<'p, B: Bitboard> {
     player: &'p Player<B>,
     tt: TranspositionTable,
+    histories: SearchHistories,
 }
 
 impl<B: Bitboard> Seat<B> for KurierSeat<'_, B> {
@@ -266,6 +270,7 @@ impl<B: Bitboard> Seat<B> for KurierSeat<'_, B> {
             request.position,
             &self.player.evaluator,
             &self.tt,
+            &mut self.histories,
             &limits,
             &config,
             &Control::new(false),

@@ -9,6 +9,7 @@ use crate::adjudication::Adjudication;
 use crate::players::PlayerSpec;
 use crate::schedule::{Format, Schedule, Shard};
 use crate::stats::Sprt;
+use crate::variant_source::VariantFile;
 
 /// Where a run's openings come from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,8 +37,11 @@ pub enum OpeningSource {
 pub struct TournamentSettings {
     /// `kurier-tune` and engine version.
     pub engine_version: String,
-    /// The variant's name (built in).
+    /// The variant's name.
     pub variant: String,
+    /// The variant file it was read from (a built-in variant: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant_file: Option<VariantFile>,
     /// Match, gauntlet or round robin.
     pub format: Format,
     /// The players, in order (a gauntlet's first plays all others).
@@ -92,15 +96,30 @@ impl TournamentSettings {
     /// The differences from `other`, one `key: this vs other` line per
     /// differing top-level setting; empty when they agree.
     pub fn differences(&self, other: &TournamentSettings) -> Vec<String> {
-        let (Value::Object(mine), Value::Object(theirs)) = (self.to_json(), other.to_json()) else {
-            unreachable!("settings serialize as objects")
-        };
-        mine.iter()
-            .filter(|(key, value)| theirs.get(*key) != Some(value))
-            .map(|(key, value)| {
-                let other = theirs.get(key).cloned().unwrap_or(Value::Null);
-                format!("{key}: {value} vs {other}")
-            })
-            .collect()
+        json_differences(self, other)
     }
+}
+
+/// The differences between two records of settings, one `key: this vs
+/// other` line per differing top-level field; empty when they agree.
+pub fn json_differences<T: Serialize>(this: &T, other: &T) -> Vec<String> {
+    let as_object = |value: &T| match serde_json::to_value(value) {
+        Ok(Value::Object(map)) => map,
+        _ => unreachable!("settings serialize as objects"),
+    };
+    let (mine, theirs) = (as_object(this), as_object(other));
+    let mut keys: Vec<&String> = mine.keys().chain(theirs.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|key| mine.get(*key) != theirs.get(*key))
+        .map(|key| {
+            let show = |v: Option<&Value>| v.cloned().unwrap_or(Value::Null);
+            format!(
+                "{key}: {} vs {}",
+                show(mine.get(key)),
+                show(theirs.get(key))
+            )
+        })
+        .collect()
 }

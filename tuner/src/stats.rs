@@ -409,7 +409,11 @@ mod tests {
         assert!(symmetric.llr(&counts).abs() < 1e-9);
         // With scores 1/2 and 3/4: -38.788525.
         let test = Sprt::new(0.0, third, 0.05, 0.05).unwrap();
-        assert!((test.llr(&counts) + 38.788_525).abs() < 1e-4, "{}", test.llr(&counts));
+        assert!(
+            (test.llr(&counts) + 38.788_525).abs() < 1e-4,
+            "{}",
+            test.llr(&counts)
+        );
         assert_eq!(test.state(&counts).decision, SprtDecision::AcceptH0);
         // 10 pairs [1, 1, 3, 3, 2]: -0.940126, between the bounds.
         let counts = Pentanomial([1, 1, 3, 3, 2]);

@@ -12,7 +12,6 @@ use std::time::Duration;
 use kurier_engine::bitboard::Bitboard;
 use kurier_engine::game::{AnyGame, Game};
 use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
 use kurier_engine::with_game;
 
 use crate::adjudication::Adjudication;
@@ -28,6 +27,7 @@ use crate::schedule::{Format, GameSlot, Shard};
 use crate::settings::{OpeningSource, TournamentSettings, ENGINE_VERSION};
 use crate::stats::Sprt;
 use crate::summary::{sprt_decided, RunEnd, Scoreboard, Summary};
+use crate::variant_source::{recorded_variant, VariantFile};
 
 /// How long an external engine may take to start up or to confirm a new
 /// game.
@@ -48,8 +48,10 @@ pub enum OpeningsChoice {
 /// A tournament as asked for on the command line.
 #[derive(Clone, Debug)]
 pub struct TournamentRequest {
-    /// Built-in variant name.
+    /// The variant's name.
     pub variant: String,
+    /// The variant file it comes from (a built-in variant: none).
+    pub variant_file: Option<VariantFile>,
     /// Match, gauntlet or round robin.
     pub format: Format,
     /// The players.
@@ -97,7 +99,7 @@ pub struct RunOptions {
 
 /// Loads and checks everything `request` refers to.
 pub fn prepare(request: TournamentRequest) -> Result<Prepared, String> {
-    let variant = Variant::built_in(&request.variant).map_err(|e| e.to_string())?;
+    let variant = recorded_variant(&request.variant, request.variant_file.as_ref())?;
     if request.sprt.is_some() && request.format != Format::Match {
         return Err("--sprt is for matches (two players) only".to_string());
     }
@@ -125,6 +127,7 @@ pub fn prepare(request: TournamentRequest) -> Result<Prepared, String> {
     let settings = TournamentSettings {
         engine_version: ENGINE_VERSION.to_string(),
         variant: request.variant,
+        variant_file: request.variant_file,
         format: request.format,
         players,
         pairs: request.pairs,
@@ -213,7 +216,7 @@ pub fn run(
     options: &RunOptions,
     stop: &AtomicBool,
 ) -> Result<Summary, String> {
-    let game = AnyGame::built_in(&prepared.settings.variant).map_err(|e| e.to_string())?;
+    let game = game_of(&prepared.settings)?;
     with_game!(&game, g => run_on(g, prepared, options, stop))
 }
 
@@ -517,8 +520,14 @@ pub fn merge(journals: &[PathBuf], out_dir: &Path) -> Result<Summary, String> {
     } else {
         RunEnd::Finished
     };
-    let game = AnyGame::built_in(&settings.variant).map_err(|e| e.to_string())?;
+    let game = game_of(&settings)?;
     with_game!(&game, g => write_results(g, out_dir, &settings, &games, scheduled, status))
+}
+
+/// The game a run's settings name (its variant file read again).
+fn game_of(settings: &TournamentSettings) -> Result<AnyGame, String> {
+    let variant = recorded_variant(&settings.variant, settings.variant_file.as_ref())?;
+    AnyGame::new(variant).map_err(|e| e.to_string())
 }
 
 fn board_of(settings: &TournamentSettings, games: &[GameEntry]) -> Scoreboard {

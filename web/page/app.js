@@ -464,7 +464,13 @@ async function openReport(file) {
       const tr = table.tBodies[0].insertRow();
       for (const cell of row) tr.insertCell().textContent = cell;
     }
-    $("report-nearness").textContent = report.nearness || "";
+    const notes = $("report-notes");
+    notes.replaceChildren();
+    for (const note of report.notes) {
+      const line = document.createElement("p");
+      line.textContent = note;
+      notes.appendChild(line);
+    }
     const plots = $("report-plots");
     plots.replaceChildren();
     for (const svg of report.plots) {

@@ -393,7 +393,7 @@ async fn show_study_game(
     study_game(&document, index, &variants).map(Json)
 }
 
-/// `POST /api/report?name=FILE`, a piece-value run's journal: its values
+/// `POST /api/report?name=FILE`, a piece-value run's results: its values
 /// table and plots.
 async fn open_report(
     query: Result<Query<UploadName>, QueryRejection>,

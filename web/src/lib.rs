@@ -28,7 +28,7 @@
 //! | `POST /api/study/pgn?name=F` | a PGN | its games ([`study::DocumentView`]) |
 //! | `POST /api/study/journal?name=F` | a run's `journal.jsonl` | its games |
 //! | `GET /api/study/{id}/games/{n}` | | game `n` replayed ([`study::StudyGame`]) |
-//! | `POST /api/report?name=F` | a piece-value journal (JSON) | table and plots ([`report::ReportView`]) |
+//! | `POST /api/report?name=F` | a piece-value run's `*-values-results.json` | table and plots ([`report::ReportView`]) |
 
 pub mod api;
 pub mod error;

@@ -3,13 +3,14 @@
 //! rules (or the clock), and the game's PGN. Written once for both board
 //! widths; the server holds it as a [`LiveGame`] trait object.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use kurier_engine::bitboard::Bitboard;
 use kurier_engine::eval::{EvalParams, Evaluator};
 use kurier_engine::game::{AnyGame, Game};
 use kurier_engine::geometry::Color;
+use kurier_engine::history::SearchHistories;
 use kurier_engine::moves::Move;
 use kurier_engine::position::Position;
 use kurier_engine::rules::GameResult;
@@ -267,6 +268,8 @@ struct Table<B: Bitboard> {
     notes: Vec<MoveNote>,
     evaluator: Arc<Evaluator<B>>,
     tt: Arc<TranspositionTable>,
+    /// The engine's move statistics of this game, kept between its searches.
+    histories: Arc<Mutex<SearchHistories>>,
     /// Both clocks, in a game on the clock.
     clocks: Option<[SideClock; 2]>,
     /// The clocks before each move, to take moves back.
@@ -311,6 +314,7 @@ impl<B: Bitboard> Table<B> {
             notes: Vec::new(),
             evaluator: Arc::new(Evaluator::new(game, params)),
             tt: Arc::new(TranspositionTable::new(hash_mb)),
+            histories: Arc::new(Mutex::new(SearchHistories::new())),
             clocks,
             clocks_before: Vec::new(),
             turn_started: Instant::now(),
@@ -549,6 +553,7 @@ impl<B: Bitboard> LiveGame for Table<B> {
             position: self.position.clone(),
             evaluator: Arc::clone(&self.evaluator),
             tt: Arc::clone(&self.tt),
+            histories: Arc::clone(&self.histories),
             limits,
             config: Config::default(),
             ponder: false,

@@ -653,18 +653,21 @@ async fn tournament_files_are_listed_and_replayed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reports_give_their_table_or_say_what_is_wrong() {
     let app = app();
-    let journal = include_str!("../../reports/courier-moderno-values-journal.json");
-    let (status, report) = post_text(&app, "/api/report?name=cm.json", journal).await;
+    let results = include_str!("../../reports/courier-spiel-values-results.json");
+    let (status, report) = post_text(&app, "/api/report?name=cs.json", results).await;
     assert_eq!(status, StatusCode::OK, "{report}");
-    assert_eq!(report["variant"], "courier-moderno");
-    // The pawn and the seven pieces but the king of reports/courier-moderno-values.md.
+    assert_eq!(report["variant"], "courier-spiel");
+    // The pawn and the seven pieces but the king of reports/courier-spiel-values.md.
     assert_eq!(report["rows"].as_array().unwrap().len(), 8);
-    assert_eq!(report["plots"].as_array().unwrap().len(), 2);
+    assert_eq!(report["plots"].as_array().unwrap().len(), 1);
     let error = error_of(
         post_text(&app, "/api/report?name=r.json", "[1, 2").await,
         StatusCode::BAD_REQUEST,
     );
-    assert!(error.starts_with("r.json: not a tuning journal"), "{error}");
+    assert!(
+        error.starts_with("r.json: not the results of a values run"),
+        "{error}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -427,26 +427,26 @@ async fn run_scenario(client: &Client) {
         - 1;
     assert_eq!(count(client, "#study-games tbody tr").await, journal_games);
 
-    // A piece-value report: the ExCoCo table and its two plots.
+    // A piece-value report: the Courier-Spiel table and its plot.
     click(client, "#tab-report").await;
     // chromedriver takes only canonical paths.
     let report = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../reports/excoco-values-journal.json")
+        .join("../reports/courier-spiel-values-results.json")
         .canonicalize()
-        .expect("the ExCoCo report's journal");
+        .expect("the Courier-Spiel report's results");
     element(client, "#report-file")
         .await
         .send_keys(&report.display().to_string())
         .await
         .expect("the report is chosen");
     wait_for("the report's table", || async {
-        Ok(count(client, "#report-table tbody tr").await == 14)
+        Ok(count(client, "#report-table tbody tr").await == 8)
     })
     .await;
     assert_eq!(
         text(client, "#report-table tbody tr:nth-child(2) td").await,
         "queen (Q)"
     );
-    assert_eq!(count(client, "#report-plots img").await, 2);
+    assert_eq!(count(client, "#report-plots img").await, 1);
     screenshot(client, "web-report.png").await;
 }

@@ -40,7 +40,7 @@ enum Command {
     /// the same count with one thread).
     Bench {
         /// Search depth.
-        #[arg(long, default_value_t = 9)]
+        #[arg(long, default_value_t = 12)]
         depth: u32,
         /// Search threads (node counts vary with more than one).
         #[arg(long, default_value_t = 1)]

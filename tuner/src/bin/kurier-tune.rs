@@ -9,9 +9,11 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use kurier_engine::game::AnyGame;
+use kurier_engine::variant::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::adjudication::{Adjudication, DrawRule, ResignRule};
 use kurier_tuner::clock::TimeControl;
+use kurier_tuner::journal::journal_mark;
 use kurier_tuner::openings::{self, BookFilter};
 use kurier_tuner::play::SearchLimit;
 use kurier_tuner::players::PlayerSpec;
@@ -19,6 +21,8 @@ use kurier_tuner::schedule::{Format, Shard};
 use kurier_tuner::spec::{key_values, parse_value};
 use kurier_tuner::stats::Sprt;
 use kurier_tuner::tournament::{self, OpeningsChoice, RunOptions, TournamentRequest};
+use kurier_tuner::values::run::{merge_values, VALUES_MARK};
+use kurier_tuner::variant_source::read_variant_file;
 
 /// Kurier's tuner: tournaments with sound statistics, opening books,
 /// piece-value fitting.
@@ -44,8 +48,12 @@ enum Command {
     /// threshold, no two alike.
     Openings {
         /// A built-in variant.
-        #[arg(long)]
-        variant: String,
+        #[arg(long, required_unless_present = "variant_file")]
+        variant: Option<String>,
+        /// A variant file of your own (data/variants/README.md), instead
+        /// of --variant.
+        #[arg(long, conflicts_with = "variant")]
+        variant_file: Option<PathBuf>,
         /// Positions to write.
         #[arg(long, default_value_t = 300)]
         count: usize,
@@ -67,24 +75,27 @@ enum Command {
         /// Searches at once.
         #[arg(long, default_value_t = 2)]
         concurrency: usize,
-        /// Output file (default: `data/openings/<variant>.epd`).
+        /// Output file (default: `data/openings/<variant name>.epd`).
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Join the journals of a run's shards (`--shard k/N`) into one
-    /// journal, PGN and summary.
+    /// Join the journals of a run's shards (`--shard k/N`) into one run:
+    /// a match's journal, PGN and summary, or a values run's journal and
+    /// datasets.
     Merge {
         /// The shards' journals (`journal.jsonl` of each run folder).
         #[arg(required = true)]
         journals: Vec<PathBuf>,
-        /// Folder for the merged journal, games.pgn and summary.json.
+        /// Folder for the merged run.
         #[arg(long)]
         out: PathBuf,
     },
-    /// Fit piece values from self-play games: quiet positions and their
-    /// results, logistic regression with bootstrap intervals over games,
-    /// rounds until the values settle, odds matches and a validation
-    /// match; prints the values table. Resumes a killed run.
+    /// Measure piece values: a designed experiment (game pairs from
+    /// positions with a material imbalance the design sets, fitted by an
+    /// ordered logit with bootstrap intervals over pairs) and an
+    /// observational fit of self-play games, at one or more search
+    /// budgets; prints the values tables. Resumes a killed run; runs in
+    /// shards.
     Values(kurier_tuner::values::cli::ValuesArgs),
     /// Write the Markdown report of a `values` run, with its plots and
     /// the values file the engine loads.
@@ -97,6 +108,11 @@ struct TournamentArgs {
     /// A built-in variant.
     #[arg(long, default_value = "courier-moderno")]
     variant: String,
+    /// A variant file of your own (format: data/variants/README.md),
+    /// instead of --variant; `values=` files of players must name its
+    /// variant.
+    #[arg(long, conflicts_with = "variant")]
+    variant_file: Option<PathBuf>,
     /// A player, repeatable, in order. In-process Kurier:
     /// `name=X[,values=PATH|params=PATH][,eval=material-only][,selective=off][,threads=N][,hash=MB]`;
     /// an external UCI engine: `name=X,cmd=PATH[,arg=A][,option.NAME=V]`.
@@ -209,7 +225,14 @@ fn run_tournament(format: Format, args: TournamentArgs) -> Result<(), String> {
         .iter()
         .map(|text| PlayerSpec::parse(text, Some(default_limit)))
         .collect::<Result<Vec<_>, _>>()?;
-    let book = Path::new("data/openings").join(format!("{}.epd", args.variant));
+    let (variant, variant_file) = match &args.variant_file {
+        Some(path) => {
+            let (variant, file) = read_variant_file(path)?;
+            (variant.name, Some(file))
+        }
+        None => (args.variant.clone(), None),
+    };
+    let book = Path::new("data/openings").join(format!("{variant}.epd"));
     let openings = match args.openings {
         Some(path) => OpeningsChoice::Book(path),
         None if !args.random_openings && book.exists() => OpeningsChoice::Book(book),
@@ -225,7 +248,8 @@ fn run_tournament(format: Format, args: TournamentArgs) -> Result<(), String> {
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let request = TournamentRequest {
-        variant: args.variant.clone(),
+        variant: variant.clone(),
+        variant_file,
         format,
         players,
         pairs: args.pairs,
@@ -245,10 +269,7 @@ fn run_tournament(format: Format, args: TournamentArgs) -> Result<(), String> {
         let shard = shard
             .map(|s| format!("-shard{}of{}", s.index, s.count))
             .unwrap_or_default();
-        Path::new("runs").join(format!(
-            "{format}-{}-seed{}{shard}",
-            args.variant, args.seed
-        ))
+        Path::new("runs").join(format!("{format}-{variant}-seed{}{shard}", args.seed))
     });
     let prepared = tournament::prepare(request)?;
     ctrlc::set_handler(|| {
@@ -273,22 +294,23 @@ fn run_tournament(format: Format, args: TournamentArgs) -> Result<(), String> {
 
 /// Writes an opening book.
 fn write_book(
-    variant: &str,
+    variant: Variant,
     count: usize,
     seed: u64,
     filter: BookFilter,
     concurrency: usize,
     out: Option<PathBuf>,
 ) -> Result<(), String> {
-    let game = AnyGame::built_in(variant).map_err(|e| e.to_string())?;
-    let path = out.unwrap_or_else(|| Path::new("data/openings").join(format!("{variant}.epd")));
+    let name = variant.name.clone();
+    let game = AnyGame::new(variant).map_err(|e| e.to_string())?;
+    let path = out.unwrap_or_else(|| Path::new("data/openings").join(format!("{name}.epd")));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(concurrency.max(1))
         .build()
         .map_err(|e| e.to_string())?;
     let written = pool
         .install(|| with_game!(&game, g => openings::write_book(g, count, seed, &filter, &path)))?;
-    println!("{}: {written} openings of {variant}", path.display());
+    println!("{}: {written} openings of {name}", path.display());
     Ok(())
 }
 
@@ -299,6 +321,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Roundrobin(args) => run_tournament(Format::Roundrobin, args),
         Command::Openings {
             variant,
+            variant_file,
             count,
             seed,
             plies,
@@ -314,11 +337,30 @@ fn run(cli: Cli) -> Result<(), String> {
                 limit,
                 threshold,
             };
-            write_book(&variant, count, seed, filter, concurrency, out)
+            let variant = match (variant_file, variant) {
+                (Some(path), _) => read_variant_file(&path)?.0,
+                (None, Some(name)) => Variant::built_in(&name).map_err(|e| e.to_string())?,
+                (None, None) => return Err("give --variant or --variant-file".to_string()),
+            };
+            write_book(variant, count, seed, filter, concurrency, out)
         }
         Command::Merge { journals, out } => {
-            let summary = tournament::merge(&journals, &out)?;
-            print!("{}", summary.text());
+            let first = journals.first().ok_or("merge: no journals given")?;
+            match journal_mark(first)?.as_deref() {
+                Some(VALUES_MARK) => {
+                    let state = merge_values(&journals, &out)?;
+                    println!(
+                        "merged {} design games of {} shards into {}",
+                        state.games.len(),
+                        journals.len(),
+                        out.display()
+                    );
+                }
+                _ => {
+                    let summary = tournament::merge(&journals, &out)?;
+                    print!("{}", summary.text());
+                }
+            }
             println!("results: {}", out.display());
             Ok(())
         }

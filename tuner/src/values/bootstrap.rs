@@ -1,17 +1,16 @@
-//! 95% intervals by the bootstrap over games.
+//! 95% intervals by the bootstrap over groups: games for the positions
+//! of self-play games (positions of one game share its result), pairs
+//! for the designed experiment (the two games of a pair share their
+//! position).
 //!
-//! Positions of one game share its result, so they are not independent
-//! samples; whole games are. Each resample draws as many games as the
-//! data has (those that gave at least one position), with replacement,
-//! and refits with every position weighted by how often its game was
-//! drawn. The interval is the 2.5% and 97.5% percentiles of the refitted
-//! values (the percentile bootstrap).
+//! Each resample draws as many groups as the data has, with replacement,
+//! and refits with every row weighted by how often its group was drawn.
+//! The interval is the 2.5% and 97.5% percentiles of the refitted values
+//! (the percentile bootstrap).
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::fit::{fit_material, Design, MaterialFit, MaterialOptions};
-use super::PieceTypes;
 use crate::openings::Rng;
 
 /// A 95% interval.
@@ -78,59 +77,48 @@ pub fn resample_weights(groups: &[u32], rng: &mut Rng) -> Vec<f64> {
         .collect()
 }
 
-/// Bootstrap intervals of a material fit.
+/// Percentile intervals from a bootstrap.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MaterialIntervals {
-    /// Resamples whose fit succeeded.
+pub struct BootstrapIntervals {
+    /// Resamples whose statistic was computed.
     pub resamples: usize,
     /// Resamples whose fit failed (left out).
     pub failed: usize,
-    /// Per type (king: `None`), the 95% interval of its value in pawns.
-    pub values: Vec<Option<Interval>>,
-    /// The 95% interval of the scale `K`.
-    pub scale: Option<Interval>,
-    /// The 95% interval of the side to move's advantage, pawns.
-    pub tempo: Option<Interval>,
+    /// Per component of the statistic, its 95% interval.
+    pub intervals: Vec<Option<Interval>>,
 }
 
-/// Refits the material model `resamples` times on game resamples
-/// (seeded by `seed`), in parallel, and returns the percentile intervals.
-pub fn bootstrap_material(
-    design: &Design,
-    types: &PieceTypes,
-    options: &MaterialOptions,
-    full: &MaterialFit,
+/// Recomputes `statistic` (a vector of `components` numbers from row
+/// weights, `None` when its fit fails) on `resamples` resamples of the
+/// rows' `groups` (seeded by `seed`), in parallel, and returns the
+/// percentile intervals of each component. The resamples and their
+/// order depend only on the seed, so the result does too.
+pub fn bootstrap_intervals(
+    groups: &[u32],
+    components: usize,
     resamples: usize,
     seed: u64,
-) -> MaterialIntervals {
-    let fits: Vec<Option<MaterialFit>> = (0..resamples)
+    statistic: &(dyn Fn(&[f64]) -> Option<Vec<f64>> + Sync),
+) -> BootstrapIntervals {
+    let samples: Vec<Option<Vec<f64>>> = (0..resamples)
         .into_par_iter()
         .map(|b| {
             let mut rng = Rng::new(seed ^ (b as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
-            let weights = resample_weights(&design.groups, &mut rng);
-            fit_material(design, types, options, Some(&weights), Some(&full.weights)).ok()
+            let weights = resample_weights(groups, &mut rng);
+            statistic(&weights)
         })
         .collect();
-    let good: Vec<&MaterialFit> = fits.iter().flatten().collect();
-    let interval_of = |pick: &dyn Fn(&MaterialFit) -> f64| -> Option<Interval> {
-        let samples: Vec<f64> = good.iter().map(|fit| pick(fit)).collect();
-        percentile_interval(&samples)
-    };
-    let values = (0..types.letters.len())
-        .map(|t| {
-            if t == types.king {
-                None
-            } else {
-                interval_of(&|fit| fit.values[t])
-            }
+    let good: Vec<&Vec<f64>> = samples.iter().flatten().collect();
+    let intervals = (0..components)
+        .map(|c| {
+            let values: Vec<f64> = good.iter().map(|sample| sample[c]).collect();
+            percentile_interval(&values)
         })
         .collect();
-    MaterialIntervals {
+    BootstrapIntervals {
         resamples: good.len(),
         failed: resamples - good.len(),
-        values,
-        scale: interval_of(&|fit| fit.scale),
-        tempo: interval_of(&|fit| fit.tempo),
+        intervals,
     }
 }
 

@@ -5,95 +5,112 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::iterate::{journal_path, run, Journal, RunSettings};
-use super::report::{nearness, values_table, write_report};
-
-/// Settings of a full run unless given: a few hours on two cores for
-/// ExCoCo (the run prints its own estimate once the first games are in).
-const FULL: Defaults = Defaults {
-    games: 4000,
-    nodes: 1500,
-    rounds: 3,
-    bootstrap: 200,
-    imbalance_pairs: 150,
-    validation_pairs: 1000,
+use super::generate::GameEnding;
+use super::report::{values_tables, write_report, Validation};
+use super::run::{
+    journal_path, results, run, DesignOpenings, RecordedFile, RunHeader, RunSettings, RunState,
+    VALUES_MARK,
 };
+use crate::adjudication::ResignRule;
+use crate::journal::read_lines;
+use crate::schedule::Shard;
+use crate::variant_source::VariantArgs;
 
-/// Settings of `--quick`: a few minutes on two cores, one round, no odds
-/// matches and no validation match.
-const QUICK: Defaults = Defaults {
-    games: 1500,
-    nodes: 600,
-    rounds: 1,
-    bootstrap: 50,
-    imbalance_pairs: 0,
-    validation_pairs: 0,
-};
-
+/// Settings unless given: a full run (hours on two cores for ExCoCo; the
+/// run prints its estimate as it goes) and `--quick` (a few minutes).
 struct Defaults {
+    nodes: &'static [u64],
+    batches: u32,
+    pairs: u32,
     games: u32,
-    nodes: u32,
-    rounds: u32,
     bootstrap: usize,
-    imbalance_pairs: u32,
-    validation_pairs: u32,
 }
 
-/// `kurier-tune values`: fit piece values from self-play games.
+const FULL: Defaults = Defaults {
+    nodes: &[2000],
+    batches: 8,
+    pairs: 250,
+    games: 2000,
+    bootstrap: 200,
+};
+
+const QUICK: Defaults = Defaults {
+    nodes: &[500],
+    batches: 4,
+    pairs: 120,
+    games: 0,
+    bootstrap: 100,
+};
+
+/// `kurier-tune values`: measure piece values.
 #[derive(Args, Debug, Clone)]
 pub struct ValuesArgs {
-    /// A built-in variant.
-    #[arg(long, default_value = "excoco")]
-    pub variant: String,
-    /// A run of a few minutes: 1500 games at 600 nodes, 1 round, 50
-    /// resamples, no odds or validation matches (each can still be set).
+    /// The game.
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    /// A run of a few minutes: 4 batches of 120 pairs at 500 nodes, no
+    /// observational games, 100 resamples (each can still be set).
     #[arg(long)]
     pub quick: bool,
-    /// Games per round [full: 4000].
+    /// The values the engine plays every game with (a values file,
+    /// data/values format) [default: the variant's built-in values].
     #[arg(long)]
-    pub games: Option<u32>,
-    /// Nodes per move in every game [full: 1500].
-    #[arg(long)]
-    pub nodes: Option<u32>,
-    /// Rounds at most (fit, play with the fitted values, refit) [full: 3].
-    #[arg(long)]
-    pub rounds: Option<u32>,
-    /// Bootstrap resamples (over games) for the 95% intervals [full: 200].
-    #[arg(long)]
-    pub bootstrap: Option<usize>,
-    /// Pairs per odds match; 0 skips them [full: 150].
-    #[arg(long)]
-    pub imbalance_pairs: Option<u32>,
-    /// Letters of the pieces measured by odds matches, e.g. `Q,R,D,C,H`
-    /// (default: every piece).
+    pub engine_values: Option<PathBuf>,
+    /// Nodes per move; several (`1000,8000,64000`) run the experiment at
+    /// each [full: 2000; quick: 500].
     #[arg(long, value_delimiter = ',')]
-    pub imbalance_pieces: Vec<char>,
-    /// Validation match pairs at most (SPRT stops it earlier); 0 skips it
-    /// [full: 1000].
+    pub nodes: Vec<u64>,
+    /// Batches of the designed experiment; each batch's design adapts to
+    /// the fit of the ones before [full: 8; quick: 4].
     #[arg(long)]
-    pub validation_pairs: Option<u32>,
-    /// SPRT H0: Elo of the fitted over the suggested values.
-    #[arg(long, default_value_t = 0.0)]
-    pub elo0: f64,
-    /// SPRT H1.
-    #[arg(long, default_value_t = 5.0)]
-    pub elo1: f64,
-    /// Quiet positions taken at most from each game.
-    #[arg(long, default_value_t = 8)]
-    pub per_game: u16,
-    /// Plies from the start before positions are taken.
-    #[arg(long, default_value_t = 16)]
-    pub skip_plies: u16,
-    /// Random plies of each opening.
+    pub batches: Option<u32>,
+    /// Game pairs per batch [full: 250; quick: 120].
+    #[arg(long)]
+    pub pairs: Option<u32>,
+    /// Opening book of the experiment (EPD or FEN lines) [default:
+    /// data/openings/<variant>.epd when it exists in the current folder,
+    /// else random openings].
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Use random openings of --opening-plies plies even when a book exists.
+    #[arg(long, conflicts_with = "openings")]
+    pub random_openings: bool,
+    /// Random plies of random openings (the experiment's without a book,
+    /// and every observational game's).
     #[arg(long, default_value_t = 8)]
     pub opening_plies: usize,
+    /// Observational games (ordinary self-play) per budget; 0: none
+    /// [full: 2000; quick: 0].
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Quiet positions taken at most from each observational game.
+    #[arg(long, default_value_t = 8)]
+    pub per_game: u16,
+    /// Plies from the start before observational positions are taken.
+    #[arg(long, default_value_t = 16)]
+    pub skip_plies: u16,
     /// Games still going after this many plies are drawn.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
-    /// L2 pull toward the suggested values (0: none); see the fit's documentation.
-    #[arg(long, default_value_t = 0.0)]
-    pub l2: f64,
-    /// Also fit every evaluation weight (Texel method) on the last round.
+    /// Also end a game when both sides agree for --resign-moves moves
+    /// that one is this many centipawns ahead (the engine's own scores;
+    /// default: only when both see a forced mate).
+    #[arg(long)]
+    pub resign_score: Option<i32>,
+    /// Moves of each side that --resign-score needs.
+    #[arg(long, default_value_t = 4)]
+    pub resign_moves: u32,
+    /// Bootstrap resamples (over pairs, and over observational games)
+    /// for the 95% intervals [full: 200; quick: 100].
+    #[arg(long)]
+    pub bootstrap: Option<usize>,
+    /// Pair terms: letters of colour-bound pieces whose pair (men on both
+    /// square colours) gets a value of its own, `none`, or `auto` (chess's
+    /// bishop pair, Kaufman's term; none in other variants).
+    #[arg(long, default_value = "auto")]
+    pub pair_terms: String,
+    /// Also fit every evaluation weight (Texel method) on the
+    /// observational data of the largest budget.
     #[arg(long)]
     pub texel: bool,
     /// The Texel fit's pull toward the current weights, per squared centipawn.
@@ -105,6 +122,14 @@ pub struct ValuesArgs {
     /// Seed of everything random.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Play only this share of every batch (`k/N`), for running one
+    /// experiment on several machines; join the shards with `merge`.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// With --shard: the folder `merge` wrote, whose games the next
+    /// batches build on.
+    #[arg(long, requires = "shard")]
+    pub base: Option<PathBuf>,
     /// Run folder (journal and datasets; a run resumes from it)
     /// [default: target/kurier-tune/VARIANT, or VARIANT-quick].
     #[arg(long)]
@@ -113,64 +138,114 @@ pub struct ValuesArgs {
 
 impl ValuesArgs {
     /// The run's settings.
-    pub fn settings(&self) -> RunSettings {
+    pub fn settings(&self) -> Result<RunSettings, String> {
         let defaults = if self.quick { &QUICK } else { &FULL };
-        RunSettings {
-            variant: self.variant.clone(),
+        let (variant, variant_file) = self.variant.load()?;
+        let engine_values = self
+            .engine_values
+            .as_deref()
+            .map(|path| RecordedFile::read(path).map(|(file, _)| file))
+            .transpose()?;
+        let book = Path::new("data/openings").join(format!("{}.epd", variant.name));
+        let openings = match &self.openings {
+            Some(path) => DesignOpenings::Book(RecordedFile::read(path)?.0),
+            None if !self.random_openings && book.exists() => {
+                DesignOpenings::Book(RecordedFile::read(&book)?.0)
+            }
+            None => DesignOpenings::Random {
+                plies: self.opening_plies,
+            },
+        };
+        let resign = self
+            .resign_score
+            .map(|score| {
+                ResignRule::parse(&format!("movecount={},score={score}", self.resign_moves))
+            })
+            .transpose()?;
+        let budgets = if self.nodes.is_empty() {
+            defaults.nodes.to_vec()
+        } else {
+            self.nodes.clone()
+        };
+        if budgets.contains(&0) {
+            return Err("--nodes: every budget must be at least 1".to_string());
+        }
+        let pairs = self.pairs.unwrap_or(defaults.pairs);
+        let batches = self.batches.unwrap_or(defaults.batches);
+        if pairs == 0 || batches == 0 {
+            return Err("--pairs and --batches must be at least 1".to_string());
+        }
+        Ok(RunSettings {
+            variant: variant.name.clone(),
+            variant_file,
+            engine_values,
             quick: self.quick,
-            games: self.games.unwrap_or(defaults.games),
-            nodes: self.nodes.unwrap_or(defaults.nodes),
-            rounds: self.rounds.unwrap_or(defaults.rounds).max(1),
+            budgets,
+            batches,
+            pairs_per_batch: pairs,
+            openings,
+            ending: GameEnding {
+                max_plies: self.max_plies,
+                resign,
+            },
+            observational_games: self.games.unwrap_or(defaults.games),
             per_game: self.per_game,
             skip_plies: self.skip_plies,
             opening_plies: self.opening_plies,
-            max_plies: self.max_plies,
             bootstrap: self.bootstrap.unwrap_or(defaults.bootstrap),
-            l2: self.l2,
+            pair_terms: match self.pair_terms.as_str() {
+                "none" => Vec::new(),
+                "auto" if variant.name == "chess" => vec!['B'],
+                "auto" => Vec::new(),
+                letters => letters
+                    .split(',')
+                    .filter_map(|l| l.trim().chars().next())
+                    .map(|c| c.to_ascii_uppercase())
+                    .collect(),
+            },
             texel: self.texel,
             texel_l2: self.texel_l2,
-            imbalance_pairs: self.imbalance_pairs.unwrap_or(defaults.imbalance_pairs),
-            imbalance_pieces: self
-                .imbalance_pieces
-                .iter()
-                .map(|c| c.to_ascii_uppercase())
-                .collect(),
-            validation_pairs: self.validation_pairs.unwrap_or(defaults.validation_pairs),
-            elo0: self.elo0,
-            elo1: self.elo1,
             seed: self.seed,
-        }
+            shard: self.shard.as_deref().map(Shard::parse).transpose()?,
+        })
     }
 
     /// The run folder.
-    pub fn folder(&self) -> PathBuf {
-        self.out
+    pub fn folder(&self, variant: &str) -> Result<PathBuf, String> {
+        let shard = self.shard.as_deref().map(Shard::parse).transpose()?;
+        Ok(self
+            .out
             .clone()
-            .unwrap_or_else(|| default_folder(&self.variant, self.quick))
+            .unwrap_or_else(|| default_folder(variant, self.quick, shard)))
     }
 }
 
-/// The default run folder of a variant.
-pub fn default_folder(variant: &str, quick: bool) -> PathBuf {
-    let name = if quick {
-        format!("{variant}-quick")
-    } else {
-        variant.to_string()
-    };
-    Path::new("target").join("kurier-tune").join(name)
+/// The default run folder of a variant: `target/kurier-tune/VARIANT`,
+/// `-quick` for a quick run, `-shardKofN` for a shard.
+pub fn default_folder(variant: &str, quick: bool, shard: Option<Shard>) -> PathBuf {
+    let quick = if quick { "-quick" } else { "" };
+    let shard = shard.map_or(String::new(), |s| format!("-shard{}of{}", s.index, s.count));
+    Path::new("target")
+        .join("kurier-tune")
+        .join(format!("{variant}{quick}{shard}"))
 }
 
 /// Runs `kurier-tune values`: the run, then the values table on stdout.
 pub fn values_command(args: &ValuesArgs) -> Result<(), String> {
-    let settings = args.settings();
-    let folder = args.folder();
+    let settings = args.settings()?;
+    let folder = args.folder(&settings.variant)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.concurrency.max(1))
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", args.concurrency))?;
     let started = std::time::Instant::now();
-    let journal = pool.install(|| run(&settings, &folder))?;
-    print_summary(&journal);
+    let state = pool.install(|| run(&settings, &folder, args.base.as_deref()))?;
+    if let Some(waiting) = &state.waiting {
+        println!("{waiting}");
+        return Ok(());
+    }
+    let results = pool.install(|| results(&state, &folder))?;
+    print!("{}", values_tables(&results));
     println!(
         "\n{:.0} s. Journal: {}; report: kurier-tune report --run {}",
         started.elapsed().as_secs_f64(),
@@ -180,32 +255,22 @@ pub fn values_command(args: &ValuesArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn print_summary(journal: &Journal) {
-    let s = &journal.settings;
-    if let Some(round) = journal.final_round() {
-        println!(
-            "{}: {} games at {} nodes per move, {} quiet positions, K {:.3} per pawn, {} bootstrap resamples over games\n",
-            s.variant, round.games, s.nodes, round.positions, round.scale, round.intervals.resamples
-        );
-    }
-    print!("{}", values_table(journal));
-    if let Some(line) = nearness(journal) {
-        println!("\n{line}");
-    }
-}
-
 /// `kurier-tune report`: write the Markdown report of a run.
 #[derive(Args, Debug, Clone)]
 pub struct ReportArgs {
     /// The run folder [default: the `values` default for --variant].
     #[arg(long)]
     pub run: Option<PathBuf>,
-    /// The variant whose default run folder to read (without --run).
-    #[arg(long, default_value = "excoco")]
-    pub variant: String,
+    /// The game whose default run folder to read (without --run).
+    #[command(flatten)]
+    pub variant: VariantArgs,
     /// With --variant: the folder of a `--quick` run.
     #[arg(long)]
     pub quick: bool,
+    /// A validation match or SPRT to include, `NAME=PATH` with the
+    /// `summary.json` that `kurier-tune match` wrote (repeatable).
+    #[arg(long = "validation")]
+    pub validations: Vec<String>,
     /// Folder of the report.
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
@@ -217,35 +282,49 @@ pub struct ReportArgs {
 
 /// Runs `kurier-tune report`.
 pub fn report_command(args: &ReportArgs) -> Result<(), String> {
-    let folder = args
-        .run
-        .clone()
-        .unwrap_or_else(|| default_folder(&args.variant, args.quick));
+    let folder = match &args.run {
+        Some(run) => run.clone(),
+        None => default_folder(&args.variant.load()?.0.name, args.quick, None),
+    };
     let path = journal_path(&folder);
     if !path.exists() {
         return Err(format!(
-            "no values run in {} (no {}): run `kurier-tune values{}` first, or name a run folder with --run",
+            "no values run in {} (no {}): run `kurier-tune values` first, or name a run folder with --run",
             folder.display(),
             path.display(),
-            match (&args.run, args.quick) {
-                (Some(run), _) => format!(" --out {}", run.display()),
-                (None, quick) => format!(
-                    " --variant {}{}",
-                    args.variant,
-                    if quick { " --quick" } else { "" }
-                ),
-            }
         ));
     }
-    let journal = Journal::read(&path)?;
+    let contents = read_lines::<RunHeader, super::experiment::DesignGame>(&path, VALUES_MARK)?;
+    let header = contents.settings;
+    if header.settings.shard.is_some() {
+        return Err(format!(
+            "{} is a shard's folder: merge the shards (kurier-tune merge) and report on the merged folder",
+            folder.display()
+        ));
+    }
+    let validations = args
+        .validations
+        .iter()
+        .map(|text| Validation::read(text))
+        .collect::<Result<Vec<_>, _>>()?;
+    let state = RunState {
+        header,
+        games: contents.entries,
+        waiting: None,
+    };
+    let results = results(&state, &folder)?;
     let name = args.name.clone().unwrap_or_else(|| {
-        let quick = if journal.settings.quick { "-quick" } else { "" };
-        format!("{}-values{quick}", journal.settings.variant)
+        let quick = if results.header.settings.quick {
+            "-quick"
+        } else {
+            ""
+        };
+        format!("{}-values{quick}", results.header.settings.variant)
     });
-    let files = write_report(&journal, &args.out, &name)?;
-    print_summary(&journal);
+    let files = write_report(&results, &validations, &args.out, &name)?;
+    print!("{}", values_tables(&results));
     println!();
-    for path in files.all {
+    for path in files {
         println!("wrote {}", path.display());
     }
     Ok(())

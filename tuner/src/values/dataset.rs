@@ -8,13 +8,14 @@
 //! ```text
 //! DatasetHeader                      64 bytes, once
 //! then blocks, each:
-//!   BlockHeader                      24 bytes
-//!   PositionRecord x records         28 bytes each
+//!   BlockHeader                      28 bytes
+//!   PositionRecord x records         32 bytes each
 //!   FeatureEntry   x features         4 bytes each
 //! ```
 //!
-//! A block holds the positions of a contiguous run of games
-//! (`first_game .. first_game + games`); its `features` entries are the
+//! A block holds the positions of the next `games` games of the file (a
+//! whole run's games in order, or a shard's: games `g` with `g % N == k -
+//! 1` for shard `k/N`), and the CPU time they took; its `features` entries are the
 //! sparse evaluation terms of its records, in record order, each record
 //! owning `feature_count` of them. Generation appends one block per batch
 //! of finished games, so a run that is killed keeps every finished block:
@@ -36,7 +37,7 @@ pub const MAX_TYPES: usize = kurier_engine::variant::MAX_PIECE_TYPES;
 const FILE_MAGIC: [u8; 8] = *b"KURIERDS";
 const BLOCK_MAGIC: u32 = u32::from_le_bytes(*b"BLK1");
 /// The format version this code writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The file header: what the file holds and how it was made.
 #[repr(C)]
@@ -60,8 +61,10 @@ pub struct DatasetHeader {
     /// Evaluation weights of the variant (the length of the feature index
     /// space of [`FeatureEntry`]).
     pub eval_weights: u32,
-    /// The round of the tuning run this dataset belongs to.
-    pub round: u32,
+    /// The shard of the run this file holds, from 1 (0: the whole run).
+    pub shard_index: u16,
+    /// How many shards the run has (0: the whole run).
+    pub shard_count: u16,
 }
 
 /// Header of one block of games.
@@ -73,6 +76,8 @@ struct BlockHeader {
     games: u32,
     records: u32,
     features: u32,
+    /// CPU time of the block's games, milliseconds.
+    cpu_ms: u32,
     /// FNV-1a hash of the block's body (records and features).
     checksum: u32,
 }
@@ -96,6 +101,9 @@ pub struct PositionRecord {
     pub feature_count: u16,
     /// Plies from the start of the game (opening included).
     pub ply: u16,
+    /// Per colour (White, Black), bit `t` set when that side has men of
+    /// type `t` on both square colours (see `features::has_pair`).
+    pub pairs: [u16; 2],
 }
 
 impl PositionRecord {
@@ -150,8 +158,8 @@ pub struct DatasetInfo {
     pub per_game: u16,
     /// Evaluation weights of the variant.
     pub eval_weights: u32,
-    /// Round of the tuning run.
-    pub round: u32,
+    /// The shard the file holds (`None`: the whole run).
+    pub shard: Option<crate::schedule::Shard>,
 }
 
 impl DatasetInfo {
@@ -175,7 +183,8 @@ impl DatasetInfo {
             skip_plies: self.skip_plies,
             per_game: self.per_game,
             eval_weights: self.eval_weights,
-            round: self.round,
+            shard_index: self.shard.map_or(0, |s| s.index as u16),
+            shard_count: self.shard.map_or(0, |s| s.count as u16),
         })
     }
 
@@ -206,7 +215,10 @@ impl DatasetInfo {
             skip_plies: header.skip_plies,
             per_game: header.per_game,
             eval_weights: header.eval_weights,
-            round: header.round,
+            shard: (header.shard_count > 0).then_some(crate::schedule::Shard {
+                index: usize::from(header.shard_index),
+                count: usize::from(header.shard_count),
+            }),
         })
     }
 }
@@ -231,6 +243,8 @@ pub struct Dataset {
     pub features: Vec<FeatureEntry>,
     /// Games covered (including games that gave no position).
     pub games: u32,
+    /// CPU time of those games, milliseconds.
+    pub cpu_ms: u64,
     /// `offsets[i]..offsets[i + 1]` are record `i`'s features.
     offsets: Vec<usize>,
 }
@@ -257,6 +271,7 @@ impl Dataset {
             records,
             features,
             games,
+            cpu_ms: 0,
             offsets,
         })
     }
@@ -328,6 +343,7 @@ fn read_blocks(path: &Path) -> Result<(Dataset, u64, u64), DatasetError> {
     let mut records = Vec::new();
     let mut features = Vec::new();
     let mut games = 0u32;
+    let mut cpu_ms = 0u64;
     let mut at = header_size;
     let block_size = std::mem::size_of::<BlockHeader>();
     let record_size = std::mem::size_of::<PositionRecord>();
@@ -369,6 +385,7 @@ fn read_blocks(path: &Path) -> Result<(Dataset, u64, u64), DatasetError> {
                 .map(bytemuck::pod_read_unaligned::<FeatureEntry>),
         );
         games += block.games;
+        cpu_ms += u64::from(block.cpu_ms);
         at = end;
     }
     let offsets = feature_offsets(&records);
@@ -377,6 +394,7 @@ fn read_blocks(path: &Path) -> Result<(Dataset, u64, u64), DatasetError> {
         records,
         features,
         games,
+        cpu_ms,
         offsets,
     };
     Ok((dataset, at as u64, bytes.len() as u64))
@@ -451,9 +469,10 @@ impl DatasetWriter {
         self.games
     }
 
-    /// Appends the next games (numbered on from [`DatasetWriter::games`])
-    /// as one block and flushes it to disk.
-    pub fn append(&mut self, games: &[GamePositions]) -> Result<(), DatasetError> {
+    /// Appends the next games of the file (numbered on from
+    /// [`DatasetWriter::games`]), which took `cpu_ms` milliseconds of CPU
+    /// time, as one block and flushes it to disk.
+    pub fn append(&mut self, games: &[GamePositions], cpu_ms: u64) -> Result<(), DatasetError> {
         let records: Vec<PositionRecord> = games
             .iter()
             .flat_map(|g| g.records.iter().copied())
@@ -470,6 +489,7 @@ impl DatasetWriter {
             games: games.len() as u32,
             records: records.len() as u32,
             features: features.len() as u32,
+            cpu_ms: cpu_ms.min(u64::from(u32::MAX)) as u32,
             checksum: fnv1a(&[record_bytes, feature_bytes]),
         };
         let mut bytes = Vec::with_capacity(
@@ -490,6 +510,80 @@ impl DatasetWriter {
     }
 }
 
+/// Joins the files of a run's shards into the file of the whole run at
+/// `path`: the same records, in game order, as one machine writes them.
+/// The shards must hold the same run (every setting but the shard) and
+/// no game twice.
+pub fn merge_datasets(shards: &[(PathBuf, Dataset)], path: &Path) -> Result<Dataset, String> {
+    let Some((first_path, first)) = shards.first() else {
+        return Err("no datasets to merge".to_string());
+    };
+    let whole = DatasetInfo {
+        shard: None,
+        ..first.info.clone()
+    };
+    let mut seen = Vec::new();
+    for (shard_path, dataset) in shards {
+        let shard = dataset.info.shard;
+        if shard.is_none() || seen.contains(&shard) {
+            return Err(format!(
+                "{}: {} (shards to merge must be distinct shards of one run)",
+                shard_path.display(),
+                match shard {
+                    Some(s) => format!("shard {s} twice"),
+                    None => "not a shard's dataset".to_string(),
+                }
+            ));
+        }
+        seen.push(shard);
+    }
+    let total: u32 = shards.iter().map(|(_, d)| d.games).sum();
+    let mut games = vec![GamePositions::default(); total as usize];
+    let mut owner: Vec<Option<&Path>> = vec![None; total as usize];
+    let mut cpu_ms = 0u64;
+    for (shard_path, dataset) in shards {
+        let info = DatasetInfo {
+            shard: None,
+            ..dataset.info.clone()
+        };
+        if info != whole {
+            return Err(format!(
+                "{} and {} are not shards of one run ({:?} vs {:?})",
+                first_path.display(),
+                shard_path.display(),
+                first.info,
+                dataset.info
+            ));
+        }
+        cpu_ms += dataset.cpu_ms;
+        for (index, record) in dataset.records.iter().enumerate() {
+            let game = record.game as usize;
+            let Some(slot) = games.get_mut(game) else {
+                return Err(format!(
+                    "{}: game {game} lies beyond the {total} games of the shards",
+                    shard_path.display()
+                ));
+            };
+            match owner[game] {
+                Some(other) if other != shard_path.as_path() => {
+                    return Err(format!(
+                        "game {game} is in both {} and {}",
+                        other.display(),
+                        shard_path.display()
+                    ))
+                }
+                _ => owner[game] = Some(shard_path.as_path()),
+            }
+            slot.records.push(*record);
+            slot.features.extend_from_slice(dataset.features_of(index));
+        }
+    }
+    let mut writer = DatasetWriter::create(path, &whole).map_err(|e| e.to_string())?;
+    writer.append(&games, cpu_ms).map_err(|e| e.to_string())?;
+    drop(writer);
+    Dataset::read(path).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -497,8 +591,8 @@ mod tests {
     #[test]
     fn record_sizes_are_as_documented() {
         assert_eq!(std::mem::size_of::<DatasetHeader>(), 64);
-        assert_eq!(std::mem::size_of::<BlockHeader>(), 24);
-        assert_eq!(std::mem::size_of::<PositionRecord>(), 28);
+        assert_eq!(std::mem::size_of::<BlockHeader>(), 28);
+        assert_eq!(std::mem::size_of::<PositionRecord>(), 32);
         assert_eq!(std::mem::size_of::<FeatureEntry>(), 4);
     }
 

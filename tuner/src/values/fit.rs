@@ -1,5 +1,5 @@
-//! Logistic regression of game results on position features, and the
-//! material model built on it.
+//! Logistic regression of game results on position features (the
+//! observational estimator and the Texel fit build on it).
 //!
 //! The model: a position with features `x` gives White the expected score
 //! `sigmoid(w . x)`. Targets are the game's score for White (1, 1/2, 0);
@@ -10,19 +10,8 @@
 //! and Newton's method with analytic gradient and Hessian (and step
 //! halving, for safety far from the optimum) finds its minimum in a few
 //! iterations.
-//!
-//! Material model: one column per piece type but the king (White's count
-//! minus Black's) and one for the side to move (+1 White, -1 Black; the
-//! mover's advantage, which would otherwise blur into the piece columns of
-//! positions sampled with either side to move). Fitting the weights `w`
-//! freely and reading the values as `v_X = w_X / w_P` is the same model as
-//! `sigmoid(K * sum_X v_X d_X)` with the pawn fixed at 1 and the scale `K =
-//! w_P` fitted jointly, so the maximum-likelihood values are the same.
 
 use std::fmt;
-
-use super::dataset::Dataset;
-use super::{PieceTypes, Values};
 
 /// A sparse design matrix with one target and one group (game) per row.
 #[derive(Clone, Debug, Default)]
@@ -98,7 +87,7 @@ impl fmt::Display for FitError {
 impl std::error::Error for FitError {}
 
 /// `log(1 + e^z)` without overflow.
-fn softplus(z: f64) -> f64 {
+pub fn softplus(z: f64) -> f64 {
     if z > 0.0 {
         z + (-z).exp().ln_1p()
     } else {
@@ -278,111 +267,6 @@ pub fn solve_symmetric(a: &mut [f64], b: &[f64], n: usize) -> Option<Vec<f64>> {
         x[i] = value / a[i * n + i];
     }
     Some(x)
-}
-
-/// Options of the material fit.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MaterialOptions {
-    /// L2 strength toward `prior` (0: none); see [`material_penalty`].
-    pub l2: f64,
-    /// The prior values (pawns, by type), e.g. the suggested ones.
-    pub prior: Values,
-}
-
-/// Piece values fitted from material differences.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MaterialFit {
-    /// Values in pawns, by type (pawn 1, king 0).
-    pub values: Values,
-    /// The scale `K`: logit of the expected score per pawn.
-    pub scale: f64,
-    /// The side to move's advantage, in pawns.
-    pub tempo: f64,
-    /// The raw weights (one per column of the design).
-    pub weights: Vec<f64>,
-}
-
-/// The columns of the material design: the valued types, then the side
-/// to move.
-pub fn material_columns(types: &PieceTypes) -> Vec<usize> {
-    types.valued()
-}
-
-/// The material design of a dataset: per position, the material
-/// difference of each valued type and the side to move.
-pub fn material_design(dataset: &Dataset, types: &PieceTypes) -> Design {
-    let columns = material_columns(types);
-    let mut design = Design::new(columns.len() + 1);
-    for record in &dataset.records {
-        let entries = columns
-            .iter()
-            .enumerate()
-            .filter(|&(_, &t)| record.material[t] != 0)
-            .map(|(c, &t)| (c, f64::from(record.material[t])))
-            .chain(std::iter::once((
-                columns.len(),
-                if record.white_to_move == 1 { 1.0 } else { -1.0 },
-            )));
-        design.push_row(entries, record.white_score(), record.game);
-    }
-    design
-}
-
-/// The L2 penalty toward the prior values: `l2 * sum_X (w_X - w_P
-/// prior_X)^2` over the valued types but the pawn, which is `l2 K^2 sum_X
-/// (v_X - prior_X)^2` in value units and, unlike that form, convex in `w`.
-pub fn material_penalty(types: &PieceTypes, options: &MaterialOptions) -> Penalty {
-    let columns = material_columns(types);
-    let pawn_column = columns.iter().position(|&t| t == types.pawn);
-    let terms = match pawn_column {
-        Some(pawn_column) if options.l2 > 0.0 => columns
-            .iter()
-            .enumerate()
-            .filter(|&(_, &t)| t != types.pawn)
-            .map(|(c, &t)| (vec![(c, 1.0), (pawn_column, -options.prior[t])], 0.0))
-            .collect(),
-        _ => Vec::new(),
-    };
-    Penalty {
-        strength: options.l2,
-        terms,
-    }
-}
-
-/// Fits the material model on `design` (from [`material_design`]),
-/// rows weighted by `row_weights` if given, Newton started at `start`
-/// weights (zeros if `None`).
-pub fn fit_material(
-    design: &Design,
-    types: &PieceTypes,
-    options: &MaterialOptions,
-    row_weights: Option<&[f64]>,
-    start: Option<&[f64]>,
-) -> Result<MaterialFit, FitError> {
-    let zeros = vec![0.0; design.columns];
-    let penalty = material_penalty(types, options);
-    let fit = fit_logistic(design, row_weights, &penalty, start.unwrap_or(&zeros))?;
-    let columns = material_columns(types);
-    let pawn_column = columns
-        .iter()
-        .position(|&t| t == types.pawn)
-        .ok_or_else(|| FitError("no pawn column".to_string()))?;
-    let scale = fit.weights[pawn_column];
-    if scale <= 0.0 {
-        return Err(FitError(format!(
-            "the pawn's weight is {scale:.4}, not positive: too few positions with a pawn difference"
-        )));
-    }
-    let mut values = vec![0.0; types.letters.len()];
-    for (c, &t) in columns.iter().enumerate() {
-        values[t] = fit.weights[c] / scale;
-    }
-    Ok(MaterialFit {
-        values,
-        scale,
-        tempo: fit.weights[columns.len()] / scale,
-        weights: fit.weights,
-    })
 }
 
 #[cfg(test)]

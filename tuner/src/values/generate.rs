@@ -1,7 +1,9 @@
-//! Self-play games that fill a positions dataset.
+//! Self-play games that fill a positions dataset (the observational
+//! estimator), and the game rules and players of every game the tuner
+//! plays.
 //!
 //! Each game starts from a random opening (reproducible from the seed, the
-//! round and the game's number), is played by one engine setting on both
+//! budget and the game's number), is played by one engine setting on both
 //! sides at a fixed number of nodes per move, and gives at most
 //! `per_game` positions: after the first `skip_plies` plies, the quiet
 //! ones (side to move not in check, quiescence score equal to the static
@@ -23,32 +25,49 @@ use kurier_engine::rules::GameResult;
 use kurier_engine::search::quiescence_score;
 use rayon::prelude::*;
 
+use serde::{Deserialize, Serialize};
+
 use super::dataset::{
     Dataset, DatasetInfo, DatasetWriter, FeatureEntry, GamePositions, PositionRecord, MAX_TYPES,
 };
+use super::features::has_pair;
 use crate::adjudication::{Adjudication, ResignRule};
 use crate::openings::{random_opening, Rng};
-use crate::play::{play_seated, GameRecord, GameRules, Player, PlayerSettings, SearchLimit};
+use crate::play::{
+    play_seated, GameRecord, GameRules, Player, PlayerSettings, SearchLimit, MATE_CENTIPAWNS,
+};
+use crate::schedule::Shard;
 
 /// How the games of one dataset are made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GenerationPlan {
-    /// Games to play.
+    /// Games of the whole run (a shard plays its share).
     pub games: u32,
     /// Nodes per move.
-    pub nodes: u32,
+    pub nodes: u64,
     /// Random plies of each opening.
     pub opening_plies: usize,
     /// Plies from the start before positions are taken.
     pub skip_plies: u16,
     /// Positions taken at most per game.
     pub per_game: u16,
-    /// Games still going after this many plies are drawn.
-    pub max_plies: usize,
+    /// How games end besides the rules.
+    pub ending: GameEnding,
     /// Seed of the openings and of the choice of positions.
     pub seed: u64,
-    /// The round of the run (part of each game's seed).
-    pub round: u32,
+    /// The budget's number in the run (part of each game's seed).
+    pub budget: u32,
+    /// The shard of the games this machine plays (`None`: all).
+    pub shard: Option<Shard>,
+}
+
+impl GenerationPlan {
+    /// The numbers of the games this machine plays, in order.
+    pub fn own_games(&self) -> Vec<u32> {
+        (0..self.games)
+            .filter(|&g| self.shard.is_none_or(|s| s.holds(g as usize)))
+            .collect()
+    }
 }
 
 /// Games per block written to disk (a killed run loses at most the games
@@ -72,20 +91,35 @@ pub struct GenerationOutcome {
 /// few thousand nodes a move, and cheap to clear for every game.
 const HASH_MB: usize = 4;
 
-/// The games of the tuner end by the rules, at `max_plies` (a draw), or
-/// when both sides have agreed for four moves each that one of them is
-/// at least 10 pawns ahead (a win for it; such games are decided, and
-/// ending them saves most of the time of long mating phases).
-pub fn tuner_rules(max_plies: usize) -> GameRules {
-    let mut rules = GameRules::with_max_plies(max_plies);
-    rules.adjudication = Adjudication {
-        resign: Some(ResignRule {
-            moves: 4,
-            score: 1000,
-        }),
-        ..rules.adjudication
-    };
-    rules
+/// How the tuner's games end besides the rules of the variant: a draw
+/// at `max_plies`; a win once both sides' searches have reported a forced
+/// mate for the same side on two moves each (a proof by search, which
+/// does not depend on the piece values); and, if set, a win once both
+/// sides have agreed for `resign.moves` moves each that one is
+/// `resign.score` centipawns ahead (the engine's own evaluation, which
+/// the values under test do not enter, since the engine keeps its values
+/// for the whole run; a wide margin makes a wrong call rare).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameEnding {
+    /// Games still going after this many plies are drawn.
+    pub max_plies: usize,
+    /// The optional score rule.
+    pub resign: Option<ResignRule>,
+}
+
+impl GameEnding {
+    /// The game rules these endings make.
+    pub fn rules(&self) -> GameRules {
+        let mut rules = GameRules::with_max_plies(self.max_plies);
+        rules.adjudication = Adjudication {
+            resign: Some(self.resign.unwrap_or(ResignRule {
+                moves: 2,
+                score: MATE_CENTIPAWNS,
+            })),
+            ..rules.adjudication
+        };
+        rules
+    }
 }
 
 /// An in-process player of the tuner: `params` at `nodes` per move.
@@ -93,30 +127,32 @@ pub fn tuner_player<B: Bitboard>(
     game: &Arc<Game<B>>,
     name: &str,
     params: &EvalParams,
-    nodes: u32,
+    nodes: u64,
 ) -> Player<B> {
-    let mut settings =
-        PlayerSettings::new(name, params.clone(), SearchLimit::Nodes(u64::from(nodes)));
+    let mut settings = PlayerSettings::new(name, params.clone(), SearchLimit::Nodes(nodes));
     settings.hash_mb = HASH_MB;
     Player::new(game, settings)
 }
 
-/// Plays a game between two in-process players under `rules`.
+/// Plays a game between two in-process players under `rules`; returns
+/// it with the CPU time it took (milliseconds of this thread).
 pub fn play_tuner_game<B: Bitboard>(
     start: &Position<B>,
     white: &Player<B>,
     black: &Player<B>,
     rules: &GameRules,
-) -> GameRecord {
+) -> (GameRecord, u64) {
     let never = AtomicBool::new(false);
-    play_seated(start, [&mut white.seat(), &mut black.seat()], rules, &never)
-        .unwrap_or_else(|| unreachable!("a game that is never stopped is never abandoned"))
+    let clock = cpu_time::ThreadTime::now();
+    let record = play_seated(start, [&mut white.seat(), &mut black.seat()], rules, &never)
+        .unwrap_or_else(|| unreachable!("a game that is never stopped is never abandoned"));
+    (record, clock.elapsed().as_millis() as u64)
 }
 
-/// The seed of game `game` of round `round`.
-pub fn game_seed(seed: u64, round: u32, game: u32) -> u64 {
+/// The seed of game `game` of budget `budget`.
+pub fn game_seed(seed: u64, budget: u32, game: u32) -> u64 {
     let mut rng =
-        Rng::new(seed ^ (u64::from(round) << 40) ^ u64::from(game).wrapping_mul(0x9E37_79B9));
+        Rng::new(seed ^ (u64::from(budget + 1) << 40) ^ u64::from(game).wrapping_mul(0x9E37_79B9));
     rng.next_u64()
 }
 
@@ -152,6 +188,14 @@ pub fn describe_position<B: Bitboard>(
         // type never exceeds 127 on either side in any playable variant.
         *slot = difference.clamp(-127, 127) as i8;
     }
+    let mut pairs = [0u16; 2];
+    for (side, color) in Color::BOTH.into_iter().enumerate() {
+        for t in 0..types.min(16) {
+            if has_pair(position, color, t) {
+                pairs[side] |= 1 << t;
+            }
+        }
+    }
     let mut counts = TermCounts(vec![0; evaluator.params().weights.len()]);
     evaluator.terms(position, &mut counts);
     let features: Vec<FeatureEntry> = counts
@@ -176,21 +220,23 @@ pub fn describe_position<B: Bitboard>(
         white_to_move: u8::from(position.side_to_move() == Color::White),
         feature_count: features.len() as u16,
         ply: ply.min(usize::from(u16::MAX)) as u16,
+        pairs,
     };
     (record, features)
 }
 
-/// Plays game number `game` and picks its positions.
+/// Plays game number `game` and picks its positions; returns them with
+/// the game's CPU time in milliseconds.
 pub fn game_positions<B: Bitboard>(
     start: &Position<B>,
     player: &Player<B>,
     evaluator: &Evaluator<B>,
     plan: &GenerationPlan,
     game: u32,
-) -> GamePositions {
-    let mut rng = Rng::new(game_seed(plan.seed, plan.round, game));
+) -> (GamePositions, u64) {
+    let mut rng = Rng::new(game_seed(plan.seed, plan.budget, game));
     let opening = random_opening(start, plan.opening_plies, &mut rng);
-    let record = play_tuner_game(&opening, player, player, &tuner_rules(plan.max_plies));
+    let (record, cpu_ms) = play_tuner_game(&opening, player, player, &plan.ending.rules());
     // Every position after a move, with its ply from the start.
     let mut line = Vec::with_capacity(record.moves.len());
     let mut position = opening;
@@ -215,12 +261,13 @@ pub fn game_positions<B: Bitboard>(
             taken.features.extend(features);
         }
     }
-    taken
+    (taken, cpu_ms)
 }
 
-/// Plays the games of `plan` with `params` on both sides and writes their
-/// positions to `path`, resuming a file that holds some of them already.
-/// `progress` receives (games done, games in all, positions so far).
+/// Plays this machine's games of `plan` with `params` on both sides and
+/// writes their positions to `path`, resuming a file that holds some of
+/// them already. `progress` receives (games done, this machine's games,
+/// positions so far).
 pub fn generate<B: Bitboard>(
     game: &Arc<Game<B>>,
     params: &EvalParams,
@@ -233,11 +280,11 @@ pub fn generate<B: Bitboard>(
         variant: game.variant.name.clone(),
         piece_types: game.pieces.len(),
         seed: plan.seed,
-        nodes: plan.nodes,
+        nodes: plan.nodes.min(u64::from(u32::MAX)) as u32,
         skip_plies: plan.skip_plies,
         per_game: plan.per_game,
         eval_weights: params.weights.len() as u32,
-        round: plan.round,
+        shard: plan.shard,
     };
     let (mut writer, resumed) = DatasetWriter::resume(path, &info).map_err(|e| e.to_string())?;
     let resumed_games = writer.games();
@@ -245,18 +292,22 @@ pub fn generate<B: Bitboard>(
     let evaluator = Evaluator::new(game, params.clone());
     let start = Position::startpos(game.clone());
     let mut positions_made = 0;
-    while writer.games() < plan.games {
-        let first = writer.games();
-        let last = (first + BLOCK_GAMES).min(plan.games);
-        let block: Vec<GamePositions> = (first..last)
-            .into_par_iter()
-            .map(|g| game_positions(&start, &player, &evaluator, plan, g))
+    let own = plan.own_games();
+    let total = own.len() as u32;
+    while writer.games() < total {
+        let first = writer.games() as usize;
+        let last = (first + BLOCK_GAMES as usize).min(own.len());
+        let block: Vec<(GamePositions, u64)> = own[first..last]
+            .par_iter()
+            .map(|&g| game_positions(&start, &player, &evaluator, plan, g))
             .collect();
-        writer.append(&block).map_err(|e| e.to_string())?;
+        let cpu_ms: u64 = block.iter().map(|(_, ms)| ms).sum();
+        let block: Vec<GamePositions> = block.into_iter().map(|(one, _)| one).collect();
+        writer.append(&block, cpu_ms).map_err(|e| e.to_string())?;
         positions_made += block.iter().map(|one| one.records.len()).sum::<usize>();
         progress(
             writer.games(),
-            plan.games,
+            total,
             resumed.records.len() + positions_made,
         );
     }

@@ -1,34 +1,43 @@
 //! Piece values from games rather than opinion (`kurier-tune values` and
 //! `kurier-tune report`).
 //!
-//! The pipeline, one file per step:
-//! - [`dataset`]: the compact binary file of quiet positions and results;
-//! - [`generate`]: self-play games that fill it;
-//! - [`fit`]: logistic regression of the result on the material
-//!   difference (pawn = 1, scale fitted), by Newton's method;
-//! - [`bootstrap`]: 95% intervals by resampling whole games;
-//! - [`texel`]: the same data fitting every evaluation weight;
-//! - [`imbalance`]: H.G. Muller's material-odds matches;
-//! - [`validate`]: a match between fitted and suggested values;
-//! - [`iterate`]: the run: rounds of games and fits until the values
-//!   settle, recorded in a journal that a killed run resumes from;
-//! - [`report`] and [`svg`]: the Markdown report with its plots and the
-//!   values file the engine loads;
-//! - [`cli`]: the command-line arguments of both commands;
-//! - [`synthetic`]: data with known true values, for tests and timing.
+//! Two estimators, one file per step:
+//! - the designed experiment, the main one: [`design`] chooses trades
+//!   (men taken from both sides of an opening) where they tell most,
+//!   [`instance`] makes legal, quiet positions of them, [`experiment`]
+//!   plays them in pairs of games and fits them with [`ordinal`], an
+//!   ordered logit with draws, by maximum likelihood;
+//! - the observational one: [`generate`] plays ordinary self-play games
+//!   into a [`dataset`] of quiet positions, and [`observational`] fits the
+//!   results on material with the rest of the evaluation as a column of
+//!   its own (by [`fit`], logistic regression); [`texel`] fits every
+//!   evaluation weight on the same data;
+//! - [`features`]: what both models see (material and the pairs of
+//!   colour-bound pieces); [`bootstrap`]: 95% intervals over pairs or
+//!   games; [`estimate`]: what an estimator reports;
+//! - [`run`]: the run, per search budget, journaled, resumable, in
+//!   shards that merge into what one machine plays;
+//! - [`report`] and [`plot`]: the Markdown report with its plots and the
+//!   values files the engine loads; [`cli`]: the command-line arguments;
+//! - [`synthetic`]: experiments with known true values, for the tests.
 
 pub mod bootstrap;
 pub mod cli;
 pub mod dataset;
+pub mod design;
+pub mod estimate;
+pub mod experiment;
+pub mod features;
 pub mod fit;
 pub mod generate;
-pub mod imbalance;
-pub mod iterate;
+pub mod instance;
+pub mod observational;
+pub mod ordinal;
+pub mod plot;
 pub mod report;
-pub mod svg;
+pub mod run;
 pub mod synthetic;
 pub mod texel;
-pub mod validate;
 
 use kurier_engine::eval::EvalParams;
 use kurier_engine::variant::Variant;
@@ -111,6 +120,33 @@ pub fn params_with_values(base: &EvalParams, types: &PieceTypes, values: &[f64])
         params.set_piece_value(t, kurier_engine::eval::Pair(centipawns, centipawns));
     }
     params
+}
+
+/// The indices of the material weights of `params` (found by changing
+/// each piece value and seeing which weights move, so that they are found
+/// whatever the layout of the weights).
+pub fn material_indices(params: &EvalParams, types: &PieceTypes) -> Vec<usize> {
+    let mut indices = Vec::new();
+    for t in 0..types.letters.len() {
+        let kurier_engine::eval::Pair(middlegame, endgame) = params.piece_value(t);
+        let mut probe = params.clone();
+        probe.set_piece_value(
+            t,
+            kurier_engine::eval::Pair(middlegame ^ 0x5A5A, endgame ^ 0x3C3C),
+        );
+        indices.extend(
+            params
+                .weights
+                .iter()
+                .zip(&probe.weights)
+                .enumerate()
+                .filter(|(_, (a, b))| a != b)
+                .map(|(index, _)| index),
+        );
+    }
+    indices.sort_unstable();
+    indices.dedup();
+    indices
 }
 
 /// Depth of the search that fingerprints the engine ([`search_signature`]).

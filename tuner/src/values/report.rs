@@ -1,152 +1,277 @@
-//! The report of a tuning run: Markdown with the values table, the
-//! rounds, the odds matches and the validation, two SVG plots, and the
-//! values file the engine loads (`data/values/<variant>.toml` format).
+//! The report of a run: Markdown with the values of both estimators per
+//! search budget, the values against the budget, the precision against
+//! the games played, the chess calibration, validation matches, plots,
+//! and the values files the engine loads (`data/values/<variant>.toml`
+//! format).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use super::bootstrap::Interval;
-use super::imbalance::{elo_per_pawn, measured_value, MeasuredValue};
-use super::iterate::{playable_values, Journal, RoundRecord};
-use super::svg::{plot, Marker, Series, PALETTE};
-use crate::stats::{Pentanomial, Sprt, SprtDecision};
+use super::estimate::Estimate;
+use super::plot::{category_plot, Series};
+use super::run::{BudgetResult, RunResults};
+use super::PieceTypes;
 
-/// Kaufman's values (1999) for chess, the calibration reference.
-pub const KAUFMAN_1999: [(char, f64); 5] = [
-    ('P', 1.0),
-    ('N', 3.25),
-    ('B', 3.25),
-    ('R', 5.0),
-    ('Q', 9.75),
-];
+/// Kaufman's values (1999) for chess, the calibration reference, and his
+/// bishop pair.
+pub const KAUFMAN_1999: [(char, f64); 4] = [('N', 3.25), ('B', 3.25), ('R', 5.0), ('Q', 9.75)];
+/// Kaufman's bishop pair bonus, pawns.
+pub const KAUFMAN_BISHOP_PAIR: f64 = 0.5;
+/// Tomasev et al. (2020), AlphaZero self-play regression.
+pub const TOMASEV_2020: [(char, f64); 4] = [('N', 3.05), ('B', 3.33), ('R', 5.63), ('Q', 9.5)];
 
-/// The odds-match measurements of a run: per type (by index), if measured.
-pub fn measured_values(journal: &Journal) -> (Vec<Option<MeasuredValue>>, Option<(f64, Interval)>) {
-    let calibration: Vec<(usize, Pentanomial)> = journal
-        .odds
-        .iter()
-        .filter(|r| r.piece.is_none())
-        .map(|r| (r.pawns, Pentanomial(r.pairs)))
-        .collect();
-    let per_pawn = elo_per_pawn(&calibration);
-    let mut measured = vec![None; journal.types.letters.len()];
-    if let Some(per_pawn) = per_pawn {
-        for record in &journal.odds {
-            if let Some(t) = record.piece {
-                measured[t] = measured_value(record.pawns, &Pentanomial(record.pairs), per_pawn);
-            }
-        }
-    }
-    (measured, per_pawn)
+/// The lowest value (pawns) a values file gives a piece, so that a badly
+/// measured value cannot make the engine give pieces away.
+pub const MIN_ENGINE_VALUE: f64 = 0.1;
+
+/// A validation match read from its `summary.json`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Validation {
+    /// Its name in the report.
+    pub name: String,
+    /// The summary's text line for its encounter, and its SPRT line.
+    pub lines: Vec<String>,
 }
 
-fn format_interval(value: f64, interval: Option<Interval>) -> String {
+impl Validation {
+    /// Reads `NAME=PATH` (a match's `summary.json`).
+    pub fn read(text: &str) -> Result<Validation, String> {
+        let (name, path) = text
+            .split_once('=')
+            .ok_or_else(|| format!("--validation '{text}': use NAME=PATH/summary.json"))?;
+        let json = std::fs::read_to_string(path)
+            .map_err(|e| format!("--validation {path}: cannot read it: {e}"))?;
+        let summary: Value = serde_json::from_str(&json)
+            .map_err(|e| format!("--validation {path}: not a match summary: {e}"))?;
+        let encounter = summary["encounters"]
+            .get(0)
+            .ok_or_else(|| format!("--validation {path}: no encounter in the summary"))?;
+        let players: Vec<String> = summary["settings"]["players"]
+            .as_array()
+            .map(|players| {
+                players
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{} ({})",
+                            p["name"].as_str().unwrap_or("?"),
+                            limit_text(&p["limit"])
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut lines = vec![format!("players: {}", players.join(" vs "))];
+        let elo = &encounter["elo"];
+        lines.push(format!(
+            "{} vs {}: W/D/L {}/{}/{}, Elo {:+.1} [{:+.1}, {:+.1}], pairs {}",
+            encounter["first"].as_str().unwrap_or("?"),
+            encounter["second"].as_str().unwrap_or("?"),
+            encounter["wins"],
+            encounter["draws"],
+            encounter["losses"],
+            elo["elo"].as_f64().unwrap_or(f64::NAN),
+            elo["low"].as_f64().unwrap_or(f64::NAN),
+            elo["high"].as_f64().unwrap_or(f64::NAN),
+            encounter["pentanomial"]
+        ));
+        if let Some(sprt) = summary["sprt"].as_object() {
+            lines.push(format!(
+                "SPRT [{}, {}]: LLR {:.2} (bounds {:.2}, {:.2}), {}",
+                sprt["elo0"],
+                sprt["elo1"],
+                sprt["llr"].as_f64().unwrap_or(f64::NAN),
+                sprt["lower"].as_f64().unwrap_or(f64::NAN),
+                sprt["upper"].as_f64().unwrap_or(f64::NAN),
+                sprt["decision"].as_str().unwrap_or("?")
+            ));
+        }
+        Ok(Validation {
+            name: name.to_string(),
+            lines,
+        })
+    }
+}
+
+fn limit_text(limit: &Value) -> String {
+    if let Some(nodes) = limit.get("nodes") {
+        format!("{nodes} nodes")
+    } else if let Some(depth) = limit.get("depth") {
+        format!("depth {depth}")
+    } else if let Some(clock) = limit.get("clock") {
+        format!(
+            "{}+{} s",
+            clock["base_ms"].as_f64().unwrap_or(0.0) / 1000.0,
+            clock["increment_ms"].as_f64().unwrap_or(0.0) / 1000.0
+        )
+    } else {
+        limit.to_string()
+    }
+}
+
+fn with_interval(value: f64, interval: Option<Interval>) -> String {
     match interval {
         Some(i) => format!("{value:.2} [{:.2}, {:.2}]", i.low, i.high),
         None => format!("{value:.2}"),
     }
 }
 
-/// The types in table order: pawn first, then by type index, no king.
-fn table_types(journal: &Journal) -> Vec<usize> {
-    let types = &journal.types;
+/// The types in table order: pawn first, then the pieces by type index.
+fn table_types(types: &PieceTypes) -> Vec<usize> {
     std::iter::once(types.pawn).chain(types.pieces()).collect()
 }
 
-/// The values table: piece | suggested | fitted (95% CI) |
-/// imbalance-measured (95% CI), in pawns.
-pub fn values_table(journal: &Journal) -> String {
-    let types = &journal.types;
-    let (measured, _) = measured_values(journal);
-    let last = journal.final_round();
+fn estimate_cell(estimate: Option<&Estimate>, t: usize, pawn: usize) -> String {
+    match estimate {
+        None => "-".to_string(),
+        Some(_) if t == pawn => "1 (unit)".to_string(),
+        Some(e) => with_interval(e.values[t], e.intervals[t]),
+    }
+}
+
+/// The values tables of every budget, as the `values` command prints them.
+pub fn values_tables(results: &RunResults) -> String {
+    let mut text = String::new();
+    for budget in &results.budgets {
+        let _ = writeln!(text, "{}", budget_heading(results, budget));
+        text.push_str(&values_table(results, budget));
+        text.push('\n');
+    }
+    text
+}
+
+fn budget_heading(results: &RunResults, budget: &BudgetResult) -> String {
+    let s = &results.header.settings;
+    format!(
+        "{} at {} nodes per move: designed experiment {} games ({} CPU s){}",
+        s.variant,
+        budget.nodes,
+        budget.design_games,
+        budget.design_cpu_seconds.round(),
+        if budget.observational_games > 0 {
+            format!(
+                ", observational {} games ({} CPU s)",
+                budget.observational_games,
+                budget.observational_cpu_seconds.round()
+            )
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// One budget's values table: piece | suggested | designed | observational.
+pub fn values_table(results: &RunResults, budget: &BudgetResult) -> String {
+    let types = &results.header.types;
     let mut table = String::from(
-        "| piece | suggested | fitted (95% CI) | imbalance-measured (95% CI) |\n|---|---:|---:|---:|\n",
+        "\n| piece | suggested | designed experiment (95% CI) | observational (95% CI) |\n|---|---:|---:|---:|\n",
     );
-    for t in table_types(journal) {
-        let fitted = match last {
-            Some(_) if t == types.pawn => "1 (unit)".to_string(),
-            Some(round) => format_interval(round.values[t], round.intervals.values[t]),
-            None => "-".to_string(),
-        };
-        let odds = match (t == types.pawn, measured[t]) {
-            (true, _) => "1 (unit)".to_string(),
-            (false, Some(m)) => format!(
-                "{} vs {} P",
-                format_interval(m.value, m.interval),
-                m.compensation
-            ),
-            (false, None) => "-".to_string(),
-        };
-        // Writing to a String cannot fail.
+    for t in table_types(types) {
         let _ = writeln!(
             table,
-            "| {} ({}) | {:.2} | {fitted} | {odds} |",
-            types.names[t], types.letters[t], journal.suggested[t]
+            "| {} ({}) | {:.2} | {} | {} |",
+            types.names[t],
+            types.letters[t],
+            results.header.suggested[t],
+            estimate_cell(budget.design.as_ref(), t, types.pawn),
+            estimate_cell(budget.observational.as_ref(), t, types.pawn),
         );
     }
-    if journal.settings.imbalance_pairs == 0 {
-        table.push_str(
-            "\n(No odds matches in this run: `--imbalance-pairs 0`, the default of `--quick`.)\n",
+    for (index, &t) in results.header.space.pair_types.iter().enumerate() {
+        let cell = |e: Option<&Estimate>| {
+            e.and_then(|e| e.pairs.get(index))
+                .map_or("-".to_string(), |&(_, v, i)| with_interval(v, i))
+        };
+        let _ = writeln!(
+            table,
+            "| {} pair (bonus) | - | {} | {} |",
+            types.names[t],
+            cell(budget.design.as_ref()),
+            cell(budget.observational.as_ref())
         );
+    }
+    for (label, estimate, error) in [
+        ("designed", budget.design.as_ref(), &budget.design_error),
+        (
+            "observational",
+            budget.observational.as_ref(),
+            &budget.observational_error,
+        ),
+    ] {
+        match (estimate, error) {
+            (Some(e), _) => {
+                let extras: Vec<String> = e
+                    .extra
+                    .iter()
+                    .map(|q| format!("{} {}", q.name, with_interval(q.value, q.interval)))
+                    .collect();
+                let _ = writeln!(table, "\n{label}: {}.", extras.join("; "));
+            }
+            (None, Some(error)) => {
+                let _ = writeln!(table, "\n{label}: no estimate ({error}).");
+            }
+            (None, None) => {}
+        }
     }
     table
 }
 
-/// How near the fit is to the suggested values: how many suggested
-/// values lie inside the fitted interval, and the largest difference.
-pub fn nearness(journal: &Journal) -> Option<String> {
-    let round = journal.final_round()?;
-    let types = &journal.types;
-    let pieces = types.pieces();
-    let inside = pieces
-        .iter()
-        .filter(|&&t| round.intervals.values[t].is_some_and(|i| i.contains(journal.suggested[t])))
-        .count();
-    let (worst, difference) = pieces
-        .iter()
-        .map(|&t| (t, round.values[t] - journal.suggested[t]))
-        .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))?;
-    let mean_relative = pieces
-        .iter()
-        .map(|&t| ((round.values[t] - journal.suggested[t]) / journal.suggested[t]).abs())
-        .sum::<f64>()
-        / pieces.len().max(1) as f64;
-    Some(format!(
-        "{inside} of {} suggested values lie inside the fitted 95% interval; the largest difference is \
-         {difference:+.2} pawns ({}); the mean absolute difference is {:.0}% of the suggested value.",
-        pieces.len(),
-        types.names[worst],
-        100.0 * mean_relative
-    ))
+/// What the measurement says of each suggested value at `budget`: inside
+/// the designed interval (confirmed) or outside (refuted, with the
+/// direction).
+pub fn verdicts(results: &RunResults, budget: &BudgetResult) -> Option<(Vec<String>, Vec<String>)> {
+    let design = budget.design.as_ref()?;
+    let types = &results.header.types;
+    let mut confirmed = Vec::new();
+    let mut refuted = Vec::new();
+    for t in types.pieces() {
+        let suggested = results.header.suggested[t];
+        let Some(interval) = design.intervals[t] else {
+            continue;
+        };
+        let name = format!("{} {}", types.letters[t], suggested);
+        if interval.contains(suggested) {
+            confirmed.push(name);
+        } else {
+            refuted.push(format!(
+                "{name} ({} {:.2} [{:.2}, {:.2}])",
+                if design.values[t] > suggested {
+                    "more:"
+                } else {
+                    "less:"
+                },
+                design.values[t],
+                interval.low,
+                interval.high
+            ));
+        }
+    }
+    Some((confirmed, refuted))
 }
 
-fn rounds_table(journal: &Journal) -> String {
-    let types = &journal.types;
-    let columns = table_types(journal);
-    let mut table =
-        String::from("| round | games | positions | K per pawn | tempo (pawns) | settled |");
-    for &t in &columns[1..] {
-        let _ = write!(table, " {} |", types.letters[t]);
+fn budgets_table(results: &RunResults) -> String {
+    let types = &results.header.types;
+    let mut table = String::from("| piece | suggested |");
+    for budget in &results.budgets {
+        let _ = write!(table, " {} nodes |", budget.nodes);
     }
-    table.push_str("\n|---:|---:|---:|---:|---:|---|");
-    table.push_str(&"---:|".repeat(columns.len() - 1));
+    table.push_str("\n|---|---:|");
+    table.push_str(&"---:|".repeat(results.budgets.len()));
     table.push('\n');
-    for round in &journal.rounds {
+    for t in types.pieces() {
         let _ = write!(
             table,
-            "| {} | {} | {} | {:.3} | {:+.2} | {} |",
-            round.round,
-            round.games,
-            round.positions,
-            round.scale,
-            round.tempo,
-            if round.settled { "yes" } else { "no" }
+            "| {} ({}) | {:.2} |",
+            types.names[t], types.letters[t], results.header.suggested[t]
         );
-        for &t in &columns[1..] {
+        for budget in &results.budgets {
             let _ = write!(
                 table,
-                " {:.2} (from {:.2}) |",
-                round.values[t], round.engine_values[t]
+                " {} |",
+                estimate_cell(budget.design.as_ref(), t, types.pawn)
             );
         }
         table.push('\n');
@@ -154,381 +279,429 @@ fn rounds_table(journal: &Journal) -> String {
     table
 }
 
-fn odds_section(journal: &Journal) -> String {
-    let mut text = String::new();
-    if journal.settings.imbalance_pairs == 0 {
-        text.push_str(
-            "No odds matches in this run (`--imbalance-pairs 0`, the default of `--quick`).\n",
-        );
-        return text;
+fn progression_section(results: &RunResults, budget: &BudgetResult) -> String {
+    let types = &results.header.types;
+    let mut text =
+        String::from("| games | widest 95% half-width (curvature) | of |\n|---:|---:|---|\n");
+    for (games, widths) in &budget.progression {
+        let widest = types
+            .pieces()
+            .into_iter()
+            .filter_map(|t| widths[t].map(|w| (t, w)))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        match widest {
+            Some((t, w)) => {
+                let _ = writeln!(text, "| {games} | {w:.2} | {} |", types.names[t]);
+            }
+            None => {
+                let _ = writeln!(text, "| {games} | - | - |");
+            }
+        }
     }
-    let (measured, per_pawn) = measured_values(journal);
-    text.push_str(
-        "Side A plays without the men named, side B without the pawns named; pairs of games with \
-         colours exchanged, both sides the engine with its suggested values. Score and Elo are A's, \
-         95% intervals from the pentanomial model.\n\n| match | pairs | pair scores 0/½/1/1½/2 | score | Elo (95% CI) | value (pawns) |\n|---|---:|---|---:|---:|---:|\n",
-    );
-    for record in &journal.odds {
-        let counts = Pentanomial(record.pairs);
-        let label = match record.piece {
-            None => format!("{} pawn(s) down", record.pawns),
-            Some(t) => format!(
-                "{} against {} pawn(s)",
-                journal.types.names[t], record.pawns
-            ),
-        };
-        let elo = counts.elo();
-        let value = record
-            .piece
-            .and_then(|t| measured[t])
-            .map_or("-".to_string(), |m| format_interval(m.value, m.interval));
-        let _ = writeln!(
-            text,
-            "| {label} | {} | {:?} | {} | {} | {value} |",
-            counts.pairs(),
-            record.pairs,
-            elo.map_or("-".to_string(), |e| format!("{:.1}%", 100.0 * e.score)),
-            elo.map_or("-".to_string(), |e| format!(
-                "{:+.0} [{:+.0}, {:+.0}]",
-                e.elo, e.low, e.high
-            )),
-        );
-    }
-    match per_pawn {
-        Some((slope, interval)) => {
+    // Plan: half-widths shrink as 1 / sqrt(games).
+    if let (Some((games, widths)), Some(design)) =
+        (budget.progression.last(), budget.design.as_ref())
+    {
+        let needed = types
+            .pieces()
+            .into_iter()
+            .filter_map(|t| {
+                let w = widths[t]?;
+                let target = target_half_width(types, t, design.values[t]);
+                Some(((w / target).powi(2) * *games as f64).ceil())
+            })
+            .fold(0.0f64, f64::max);
+        if needed > 0.0 && budget.design_games > 0 {
+            let cpu_per_game = budget.design_cpu_seconds / budget.design_games as f64;
             let _ = writeln!(
                 text,
-                "\nCalibration: a pawn is worth {slope:.0} Elo [{:.0}, {:.0}] (least squares through the origin \
-                 over the pawn-odds matches). A piece's value is `k - e / s` for A's Elo `e` against `k` pawns \
-                 and `s` Elo per pawn; this assumes Elo linear in material near balance. Its interval is the \
-                 extreme of `k - e / s` over the intervals of `e` and `s`, a conservative box.",
-                interval.low, interval.high
+                "\nHalf-widths shrink as 1/sqrt(games): every value within its target (0.3 pawn; 3% for \
+                 the queen and the duke) needs about {needed:.0} games at this budget, about {:.1} \
+                 CPU hours at the {cpu_per_game:.1} CPU seconds a game measured here.",
+                needed * cpu_per_game / 3600.0
             );
         }
-        None => text.push_str(
-            "\nNo calibration: a pawn-odds match is missing or scored 0% or 100% (an unbounded Elo \
-             interval); more pairs are needed to convert the matches into pawns.\n",
-        ),
     }
     text
 }
 
-fn validation_section(journal: &Journal) -> String {
-    let Some(validation) = &journal.validation else {
-        return "No validation match in this run.\n".to_string();
+/// The issue's target: 0.3 pawn, or 3% of the value for the queen and the
+/// duke.
+pub fn target_half_width(types: &PieceTypes, t: usize, value: f64) -> f64 {
+    if ["queen", "duke"].contains(&types.names[t].as_str()) {
+        0.03 * value.abs()
+    } else {
+        0.3
+    }
+}
+
+fn chess_section(results: &RunResults, budget: &BudgetResult) -> String {
+    let types = &results.header.types;
+    let Some(design) = &budget.design else {
+        return "No designed estimate to compare.\n".to_string();
     };
-    let counts = Pentanomial(validation.counts.pairs);
-    let plan = &validation.plan;
-    let mut text = format!(
-        "Fitted values (as in the values file below) against suggested values, everything else equal, \
-         {} nodes per move, game pairs from random {}-ply openings; SPRT elo0 = {}, elo1 = {}, \
-         alpha = beta = {} (at most {} pairs).\n\n",
-        plan.nodes,
-        plan.opening_plies,
-        plan.elo0,
-        plan.elo1,
-        super::validate::SPRT_ERRORS,
-        plan.max_pairs
+    let mut text = String::from(
+        "| piece | designed (95% CI) | Kaufman 1999 | inside the CI | within 5% | Tomasev et al. 2020 |\n|---|---:|---:|---|---|---:|\n",
     );
-    let _ = writeln!(
-        text,
-        "- pairs played: {}; pair scores 0/½/1/1½/2 of the fitted side: {:?}",
-        counts.pairs(),
-        counts.0
-    );
-    if let Some(e) = counts.elo() {
+    for ((letter, kaufman), (_, tomasev)) in KAUFMAN_1999.iter().zip(TOMASEV_2020) {
+        let Some(t) = types.by_letter(*letter) else {
+            continue;
+        };
+        let (value, interval) = design.value(t);
         let _ = writeln!(
             text,
-            "- score {:.1}%, Elo {:+.1} [{:+.1}, {:+.1}] (95%, pentanomial), LOS {:.1}%",
-            100.0 * e.score,
-            e.elo,
-            e.low,
-            e.high,
-            100.0 * e.los
+            "| {} | {} | {kaufman} | {} | {} ({:+.1}%) | {tomasev} |",
+            types.names[t],
+            with_interval(value, interval),
+            if interval.is_some_and(|i| i.contains(*kaufman)) {
+                "yes"
+            } else {
+                "no"
+            },
+            if ((value - kaufman) / kaufman).abs() <= 0.05 {
+                "yes"
+            } else {
+                "no"
+            },
+            100.0 * (value - kaufman) / kaufman
         );
     }
-    if let Ok(sprt) = Sprt::new(
-        plan.elo0,
-        plan.elo1,
-        super::validate::SPRT_ERRORS,
-        super::validate::SPRT_ERRORS,
-    ) {
-        let state = sprt.state(&counts);
-        let verdict = match state.decision {
-            SprtDecision::AcceptH1 => "H1 accepted: the fitted values are stronger".to_string(),
-            SprtDecision::AcceptH0 => {
-                "H0 accepted: the fitted values are not stronger by elo1".to_string()
-            }
-            SprtDecision::Continue if validation.finished => {
-                format!(
-                    "no decision within {} pairs (the Elo interval above is the result)",
-                    plan.max_pairs
-                )
-            }
-            SprtDecision::Continue => "still running".to_string(),
-        };
+    if let Some(&(_, value, interval)) = design.pairs.first() {
         let _ = writeln!(
             text,
-            "- LLR {:.2} (bounds {:.2}, {:.2}): {verdict}",
-            state.llr, state.lower, state.upper
+            "| bishop pair | {} | {KAUFMAN_BISHOP_PAIR} | {} | - | - |",
+            with_interval(value, interval),
+            if interval.is_some_and(|i| i.contains(KAUFMAN_BISHOP_PAIR)) {
+                "yes"
+            } else {
+                "no"
+            }
         );
     }
     text
 }
 
-/// The values file of the final round, in the engine's values format.
-pub fn values_file(journal: &Journal) -> Option<String> {
-    let round = journal.final_round()?;
-    let types = &journal.types;
-    let values = playable_values(&round.values, types);
+/// The values file of an estimate: pawn = 100, every piece at least
+/// [`MIN_ENGINE_VALUE`] pawns; a colour-bound piece carries half its pair
+/// bonus (the engine has no pair term; two such men then carry it whole).
+pub fn values_file(results: &RunResults, estimate: &Estimate, what: &str) -> String {
+    let types = &results.header.types;
     let mut text = format!(
-        "# Piece values in centipawns (pawn = 100), fitted by `kurier-tune values` from\n\
-         # {} self-play games ({} positions, round {} of the run, seed {}), engine {}.\n\
-         # Logistic regression of the game result on the material difference;\n\
-         # the report beside this file gives the 95% intervals.\n\
+        "# Piece values in centipawns (pawn = 100), measured by `kurier-tune values`\n\
+         # ({what}), engine {}, seed {}; a colour-bound piece carries half its\n\
+         # pair bonus. The report beside this file gives the 95% intervals.\n\
          variant = \"{}\"\n\n[values]\n",
-        round.games,
-        round.positions,
-        round.round,
-        journal.settings.seed,
-        engine_description(journal),
-        journal.settings.variant
+        results.header.engine_version,
+        results.header.settings.seed,
+        results.header.settings.variant
     );
-    for t in table_types(journal) {
+    for t in table_types(types) {
+        let pair = estimate
+            .pairs
+            .iter()
+            .find(|(p, _, _)| *p == t)
+            .map_or(0.0, |&(_, v, _)| v / 2.0);
+        let value = if t == types.pawn {
+            1.0
+        } else {
+            (estimate.values[t] + pair).max(MIN_ENGINE_VALUE)
+        };
         let _ = writeln!(
             text,
             "{} = {}",
             types.letters[t],
-            (values[t] * 100.0).round() as i64
+            (value * 100.0).round() as i64
         );
     }
-    Some(text)
-}
-
-/// The values plot (`<name>.svg`): suggested, fitted and odds-match
-/// values per piece, with their 95% intervals.
-pub fn values_plot(journal: &Journal) -> String {
-    let types = &journal.types;
-    let columns = table_types(journal);
-    let labels: Vec<String> = columns
-        .iter()
-        .map(|&t| types.letters[t].to_string())
-        .collect();
-    let (measured, _) = measured_values(journal);
-    let mut series = vec![Series {
-        name: "suggested".to_string(),
-        color: PALETTE[6].to_string(),
-        marker: Marker::Square,
-        joined: false,
-        points: columns
-            .iter()
-            .map(|&t| Some((journal.suggested[t], None)))
-            .collect(),
-    }];
-    if let Some(round) = journal.final_round() {
-        series.push(Series {
-            name: "fitted (95% CI)".to_string(),
-            color: PALETTE[0].to_string(),
-            marker: Marker::Dot,
-            joined: false,
-            points: columns
-                .iter()
-                .map(|&t| Some((round.values[t], round.intervals.values[t])))
-                .collect(),
-        });
-    }
-    if measured.iter().any(Option::is_some) {
-        series.push(Series {
-            name: "odds matches (95%)".to_string(),
-            color: PALETTE[1].to_string(),
-            marker: Marker::Triangle,
-            joined: false,
-            points: columns
-                .iter()
-                .map(|&t| measured[t].map(|m| (m.value, m.interval)))
-                .collect(),
-        });
-    }
-    plot(
-        &format!("{}: piece values", journal.settings.variant),
-        &labels,
-        "pawns",
-        &series,
-    )
-}
-
-/// The convergence plot (`<name>-rounds.svg`): each piece's value at
-/// the start and after each round.
-pub fn convergence_plot(journal: &Journal) -> String {
-    let types = &journal.types;
-    let columns = table_types(journal);
-    let labels: Vec<String> = std::iter::once("start".to_string())
-        .chain(journal.rounds.iter().map(|r| format!("round {}", r.round)))
-        .collect();
-    let series: Vec<Series> = columns[1..]
-        .iter()
-        .enumerate()
-        .map(|(index, &t)| Series {
-            name: types.names[t].clone(),
-            color: PALETTE[index % PALETTE.len()].to_string(),
-            marker: [Marker::Dot, Marker::Square, Marker::Triangle][index / PALETTE.len() % 3],
-            joined: true,
-            points: std::iter::once(Some((journal.suggested[t], None)))
-                .chain(
-                    journal
-                        .rounds
-                        .iter()
-                        .map(|r: &RoundRecord| Some((r.values[t], r.intervals.values[t]))),
-                )
-                .collect(),
-        })
-        .collect();
-    plot(
-        &format!("{}: values over the rounds", journal.settings.variant),
-        &labels,
-        "pawns",
-        &series,
-    )
-}
-
-/// The files a report consists of.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReportFiles {
-    /// The Markdown report.
-    pub markdown: PathBuf,
-    /// The values file.
-    pub values: PathBuf,
-    /// Every file written.
-    pub all: Vec<PathBuf>,
-}
-
-/// The Markdown report; `name` is the stem of the files beside it.
-pub fn markdown(journal: &Journal, name: &str) -> String {
-    let s = &journal.settings;
-    let mut text = format!("# Piece values of `{}`, from self-play\n\n", s.variant);
-    let _ = writeln!(
-        text,
-        "Engine {}; seed {}; {} nodes per move; up to {} round(s) of {} games; at most {} positions per \
-         game, quiet ones only (not in check, quiescence score equal to the static evaluation), \
-         from ply {} on; openings of {} random plies; games drawn at ply {}.\n",
-        engine_description(journal),
-        s.seed,
-        s.nodes,
-        s.rounds,
-        s.games,
-        s.per_game,
-        s.skip_plies,
-        s.opening_plies,
-        s.max_plies
-    );
-    if s.quick {
-        text.push_str("**A `--quick` run**: few games and resamples; the intervals are wide and the values rough.\n\n");
-    }
-    text.push_str("## Values (pawns)\n\n");
-    text.push_str(&values_table(journal));
-    if let Some(round) = journal.final_round() {
-        let _ = writeln!(
-            text,
-            "\nFitted on round {} ({} games, {} positions): K = {:.3} per pawn{}, side to move worth {:+.2} \
-             pawns{}; {} bootstrap resamples over games{}; L2 toward the suggested values: {}.\n",
-            round.round,
-            round.games,
-            round.positions,
-            round.scale,
-            round.intervals.scale.map_or(String::new(), |i| format!(" [{:.3}, {:.3}]", i.low, i.high)),
-            round.tempo,
-            round.intervals.tempo.map_or(String::new(), |i| format!(" [{:+.2}, {:+.2}]", i.low, i.high)),
-            round.intervals.resamples,
-            if round.intervals.failed > 0 { format!(" ({} failed, left out)", round.intervals.failed) } else { String::new() },
-            if s.l2 > 0.0 { s.l2.to_string() } else { "none".to_string() }
-        );
-    }
-    if let Some(line) = nearness(journal) {
-        let _ = writeln!(text, "{line}\n");
-    }
-    if s.variant == "chess" {
-        let kaufman: Vec<String> = KAUFMAN_1999[1..]
-            .iter()
-            .map(|(l, v)| format!("{l} {v}"))
-            .collect();
-        let _ = writeln!(
-            text,
-            "For chess the suggested values are Kaufman's (1999): {}; the line above says how near the fit \
-             comes to them.\n",
-            kaufman.join(", ")
-        );
-    }
-    let _ = writeln!(text, "![values]({name}.svg)\n");
-    text.push_str("## Rounds\n\nEach round's engine plays with the values in brackets (round 1: the suggested ones) and the round fits new ones; a round is settled when every value moved less than the half-width of its interval.\n\n");
-    text.push_str(&rounds_table(journal));
-    let _ = writeln!(text, "\n![convergence]({name}-rounds.svg)\n");
-    text.push_str("## Odds matches (H.G. Muller's method)\n\n");
-    text.push_str(&odds_section(journal));
-    text.push_str("\n## Validation match\n\n");
-    text.push_str(&validation_section(journal));
-    if let Some(texel) = &journal.texel {
-        let _ = writeln!(
-            text,
-            "\n## Every evaluation weight (Texel method)\n\nFitted on {} positions of the last round, scale {:.5} \
-             per centipawn: [`{name}-params.toml`]({name}-params.toml) (the engine's `EvalFile` option reads it).",
-            texel.positions, texel.scale
-        );
-    }
-    text.push_str("\n## Values file\n\n");
-    let _ = writeln!(
-        text,
-        "[`{name}.toml`]({name}.toml), loaded by the engine as a values file:\n\n```toml"
-    );
-    text.push_str(&values_file(journal).unwrap_or_default());
-    text.push_str("```\n\n## Method\n\nSelf-play games of the engine against itself; from each, a few quiet positions with the game's result. A logistic regression of the result (draws as ½) on the material difference of each piece type and the side to move: expected score `sigmoid(K (sum_X v_X d_X + t))`, pawn = 1, `K` fitted with the values. 95% intervals: percentile bootstrap, resampling whole games. Journal of the run: ");
-    let _ = writeln!(text, "[`{name}-journal.json`]({name}-journal.json).");
     text
 }
 
-/// Writes the report of the run in `run_folder` into `out` as
-/// `<name>.md`, `<name>.toml`, `<name>.svg`, `<name>-rounds.svg`,
-/// `<name>-journal.json` and (with a Texel fit) `<name>-params.toml`.
-pub fn write_report(journal: &Journal, out: &Path, name: &str) -> Result<ReportFiles, String> {
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let values = values_file(journal).ok_or("the run has no finished round yet")?;
-    let mut files: Vec<(PathBuf, String)> = vec![
-        (out.join(format!("{name}.md")), markdown(journal, name)),
-        (out.join(format!("{name}.toml")), values),
-        (out.join(format!("{name}.svg")), values_plot(journal)),
-        (
-            out.join(format!("{name}-rounds.svg")),
-            convergence_plot(journal),
+/// The plot of one budget's values, both estimators with their
+/// intervals beside the suggested values (SVG).
+pub fn values_plot(results: &RunResults, budget: &BudgetResult) -> Result<String, String> {
+    let types = &results.header.types;
+    let order: Vec<usize> = types.pieces();
+    let labels: Vec<String> = order
+        .iter()
+        .map(|&t| types.letters[t].to_string())
+        .collect();
+    let mut series = vec![Series {
+        name: "suggested".to_string(),
+        points: order
+            .iter()
+            .map(|&t| Some((results.header.suggested[t], None)))
+            .collect(),
+    }];
+    for (name, estimate) in [
+        ("designed (95% CI)", budget.design.as_ref()),
+        ("observational (95% CI)", budget.observational.as_ref()),
+    ] {
+        if let Some(e) = estimate {
+            series.push(Series {
+                name: name.to_string(),
+                points: order.iter().map(|&t| Some(e.value(t))).collect(),
+            });
+        }
+    }
+    category_plot(
+        &format!(
+            "{}: piece values at {} nodes per move",
+            results.header.settings.variant, budget.nodes
         ),
-    ];
-    if let Some(texel) = &journal.texel {
+        &labels,
+        "piece",
+        "pawns",
+        &series,
+        false,
+    )
+}
+
+/// The plot of every value against the search budget (SVG).
+pub fn budgets_plot(results: &RunResults) -> Result<String, String> {
+    let types = &results.header.types;
+    let labels: Vec<String> = results
+        .budgets
+        .iter()
+        .map(|b| b.nodes.to_string())
+        .collect();
+    let series: Vec<Series> = types
+        .pieces()
+        .into_iter()
+        .map(|t| Series {
+            name: types.names[t].clone(),
+            points: results
+                .budgets
+                .iter()
+                .map(|b| b.design.as_ref().map(|e| e.value(t)))
+                .collect(),
+        })
+        .collect();
+    category_plot(
+        &format!(
+            "{}: values against search budget (designed experiment)",
+            results.header.settings.variant
+        ),
+        &labels,
+        "nodes per move",
+        "pawns",
+        &series,
+        true,
+    )
+}
+
+/// The Markdown report; `name` is the stem of the files beside it.
+pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) -> String {
+    let header = &results.header;
+    let s = &header.settings;
+    let types = &header.types;
+    let mut text = format!("# Piece values of `{}`\n\n", s.variant);
+    let openings = match &s.openings {
+        super::run::DesignOpenings::Book(file) => format!("positions of the book `{}`", file.path),
+        super::run::DesignOpenings::Random { plies } => format!("random {plies}-ply openings"),
+    };
+    let _ = writeln!(
+        text,
+        "Engine {} (bench signature {} at depth {}); seed {}. The engine plays every game with {} \
+         and keeps them for the whole run. Designed experiment: {} batches of {} game pairs per \
+         budget from {openings}, each pair one trade played with each colour; observational: {} \
+         self-play games per budget from random {}-ply openings, up to {} quiet positions each from \
+         ply {}. Games end by the rules, at a forced mate both sides see, {}or drawn at ply {}.\n",
+        header.engine_version,
+        header.search_signature,
+        super::SIGNATURE_DEPTH,
+        s.seed,
+        match &s.engine_values {
+            Some(file) => format!("the values of `{}`", file.path),
+            None => "the variant's built-in values (the suggested ones)".to_string(),
+        },
+        s.batches,
+        s.pairs_per_batch,
+        s.observational_games,
+        s.opening_plies,
+        s.per_game,
+        s.skip_plies,
+        s.ending
+            .resign
+            .map_or(String::new(), |r| format!("when both agree for {} moves that one is {} cp ahead, ", r.moves, r.score)),
+        s.ending.max_plies
+    );
+    if s.quick {
+        text.push_str("**A `--quick` run**: few games; the intervals are wide.\n\n");
+    }
+    for budget in &results.budgets {
+        let _ = writeln!(text, "## Values at {} nodes per move\n", budget.nodes);
+        let _ = writeln!(text, "{}", budget_heading(results, budget));
+        text.push_str(&values_table(results, budget));
+        if let Some((confirmed, refuted)) = verdicts(results, budget) {
+            let _ = writeln!(
+                text,
+                "\nSuggested values inside the designed 95% interval (confirmed): {}. Outside (refuted): {}.",
+                if confirmed.is_empty() { "none".to_string() } else { confirmed.join(", ") },
+                if refuted.is_empty() { "none".to_string() } else { refuted.join(", ") }
+            );
+        }
+        if let Some(design) = &budget.design {
+            let mut rows = String::new();
+            for t in types.pieces() {
+                if let (Some(b), Some(c)) = (design.intervals[t], design.curvature[t]) {
+                    let _ = write!(
+                        rows,
+                        "{} {:.2}/{:.2}; ",
+                        types.letters[t],
+                        b.half_width(),
+                        c.half_width()
+                    );
+                }
+            }
+            let _ = writeln!(
+                text,
+                "\nHalf-widths, percentile bootstrap over {} pairs ({} resamples, {} failed) / likelihood curvature \
+                 (sandwich over pairs): {}",
+                design.groups, design.resamples.0, design.resamples.1, rows.trim_end_matches("; ")
+            );
+        }
+        let _ = writeln!(
+            text,
+            "\nGames: White won {}, drew {}, lost {}; endings: {}.\n",
+            budget.outcomes[0],
+            budget.outcomes[1],
+            budget.outcomes[2],
+            budget
+                .terminations
+                .iter()
+                .map(|(t, n)| format!("{t} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let _ = writeln!(text, "![values]({name}-{}.svg)\n", budget.nodes);
+        text.push_str("### Precision against games\n\n");
+        text.push_str(&progression_section(results, budget));
+        text.push_str("\n### Trades played (pairs)\n\n");
+        let trades: Vec<String> = budget
+            .trades
+            .iter()
+            .take(30)
+            .map(|(label, n)| format!("{label} {n}"))
+            .collect();
+        let _ = writeln!(
+            text,
+            "{}{}\n",
+            trades.join(", "),
+            if budget.trades.len() > 30 {
+                format!(", and {} more", budget.trades.len() - 30)
+            } else {
+                String::new()
+            }
+        );
+        if s.variant == "chess" {
+            text.push_str("### Calibration against Kaufman (1999) and Tomasev et al. (2020)\n\n");
+            text.push_str(&chess_section(results, budget));
+            text.push('\n');
+        }
+    }
+    if results.budgets.len() > 1 {
+        text.push_str("## Values against search strength\n\n");
+        text.push_str(&budgets_table(results));
+        let _ = writeln!(text, "\n![values against nodes]({name}-budgets.svg)\n");
+    }
+    text.push_str("## Validation\n\n");
+    if validations.is_empty() {
+        text.push_str(
+            "No validation match given (`kurier-tune report --validation NAME=PATH/summary.json`; \
+             the matches' commands are in `reports/README.md`).\n",
+        );
+    }
+    for validation in validations {
+        let _ = writeln!(
+            text,
+            "- **{}**: {}",
+            validation.name,
+            validation.lines.join("; ")
+        );
+    }
+    text.push_str("\n## Values files\n\n");
+    let _ = writeln!(
+        text,
+        "[`{name}.toml`]({name}.toml): the designed experiment's values at the largest budget; \
+         [`{name}-observational.toml`]({name}-observational.toml): the observational fit's. Both load \
+         in the engine as values files (a colour-bound piece carries half its pair bonus). The \
+         fits are in [`{name}-results.json`]({name}-results.json).\n"
+    );
+    text.push_str(
+        "## Method\n\nDesigned experiment: opening positions from which the design takes men of both \
+         sides (a piece against pawns, a piece, or two pieces, with the pawns that balance them by the \
+         current estimate, give or take one), the men drawn at random among those of their type; only \
+         legal, quiet positions kept. Each trade is played twice, the side with the imbalance once White \
+         and once Black. Batch by batch the design adapts: the next batch's trades are chosen greedily \
+         for the largest expected reduction of the values' variances (Fisher information of the ordinal \
+         model at the current fit). The fit: an ordered logit of each game's result (win, draw, loss) on \
+         the material difference of every type and the pair terms, with White's first move and a draw \
+         margin, by maximum likelihood (pawn = 1, scale fitted); 95% intervals by the percentile \
+         bootstrap over pairs, and, for comparison, from the likelihood's curvature with the sandwich \
+         over pairs. Observational: quiet positions of ordinary self-play games, logistic regression of \
+         the result (draws ½) on material, pairs, the side to move and the rest of the engine's \
+         evaluation as a column of its own; bootstrap over games.\n",
+    );
+    text
+}
+
+/// Writes the report of `results` into `out`: `<name>.md`, `<name>.toml`,
+/// `<name>-observational.toml`, `<name>-<nodes>.svg` per budget,
+/// `<name>-budgets.svg` (with several budgets), `<name>-results.json`
+/// and, with a Texel fit, `<name>-params.toml`. Returns the files.
+pub fn write_report(
+    results: &RunResults,
+    validations: &[Validation],
+    out: &Path,
+    name: &str,
+) -> Result<Vec<PathBuf>, String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut files: Vec<(PathBuf, String)> = vec![(
+        out.join(format!("{name}.md")),
+        markdown(results, validations, name),
+    )];
+    let last = results.budgets.last().ok_or("the run has no budget")?;
+    if let Some(design) = &last.design {
         files.push((
-            out.join(format!("{name}-params.toml")),
-            texel.params_toml.clone(),
+            out.join(format!("{name}.toml")),
+            values_file(
+                results,
+                design,
+                &format!("designed experiment, {} nodes", last.nodes),
+            ),
         ));
     }
-    let journal_copy = out.join(format!("{name}-journal.json"));
-    journal.write(&journal_copy)?;
+    if let Some(observational) = &last.observational {
+        files.push((
+            out.join(format!("{name}-observational.toml")),
+            values_file(
+                results,
+                observational,
+                &format!("observational fit, {} nodes", last.nodes),
+            ),
+        ));
+    }
+    for budget in &results.budgets {
+        files.push((
+            out.join(format!("{name}-{}.svg", budget.nodes)),
+            values_plot(results, budget)?,
+        ));
+    }
+    if results.budgets.len() > 1 {
+        files.push((
+            out.join(format!("{name}-budgets.svg")),
+            budgets_plot(results)?,
+        ));
+    }
+    if let Some(texel) = &results.texel {
+        files.push((out.join(format!("{name}-params.toml")), texel.clone()));
+    }
+    files.push((
+        out.join(format!("{name}-results.json")),
+        serde_json::to_string_pretty(results).map_err(|e| e.to_string())?,
+    ));
     for (path, text) in &files {
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    let mut all: Vec<PathBuf> = files.into_iter().map(|(path, _)| path).collect();
-    all.push(journal_copy);
-    Ok(ReportFiles {
-        markdown: all[0].clone(),
-        values: all[1].clone(),
-        all,
-    })
-}
-
-/// The engine that played the run: its version and, when recorded, its
-/// search signature (see [`search_signature`](super::search_signature)).
-fn engine_description(journal: &Journal) -> String {
-    match journal.search_signature {
-        Some(signature) => format!(
-            "{} (bench signature {signature} at depth {})",
-            journal.engine_version,
-            super::SIGNATURE_DEPTH
-        ),
-        None => journal.engine_version.clone(),
-    }
+    Ok(files.into_iter().map(|(path, _)| path).collect())
 }

@@ -1,0 +1,383 @@
+//! The designed experiment, the main estimator: game pairs from opening
+//! positions with a material imbalance set by the design ([`design`]),
+//! played in batches by an engine that keeps its values for the whole
+//! run, and fitted jointly by maximum likelihood ([`ordinal`]).
+//!
+//! Batch `b` of a budget is planned from the games of batches `1 .. b`
+//! of that budget alone (the fit, its curvature and the design's prior):
+//! its trades, and for each pair an opening and the squares of the men
+//! removed, drawn from the pair's own seed, neither used before in the
+//! run. The plan depends on nothing but the settings and those games, so
+//! any machine that holds them plans the same batch: shards play their
+//! share of it, and a merge can check every game against the plan.
+//!
+//! [`design`]: super::design
+//! [`ordinal`]: super::ordinal
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use kurier_engine::bitboard::Bitboard;
+use kurier_engine::eval::Evaluator;
+use kurier_engine::game::Game;
+use kurier_engine::geometry::Color;
+use kurier_engine::position::Position;
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, Normal};
+
+use super::bootstrap::{bootstrap_intervals, Interval};
+use super::design::{
+    candidate_trades, choose_trades, prior_precision, prior_theta, DesignLimits, Trade,
+};
+use super::estimate::{ratios, value_intervals, Estimate, Quantity};
+use super::features::FeatureSpace;
+use super::fit::FitError;
+use super::instance::{draw_squares, imbalanced_position};
+use super::ordinal::{
+    covariance, fit_ordinal, fit_ordinal_with_prior, quadratic_form, ratio_gradient, OrdinalRow,
+    Prior, BLACK_WINS, DRAW, WHITE_WINS,
+};
+use super::{PieceTypes, Values};
+use crate::journal::{check_ending, JournalEntry};
+use crate::openings::{random_opening, Rng};
+
+/// One game of the designed experiment, as its journal line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DesignGame {
+    /// The budget's index in the run's list of budgets.
+    pub budget: u32,
+    /// The batch, from 1.
+    pub batch: u32,
+    /// The pair within the batch, from 0.
+    pub pair: u32,
+    /// Whether side A (the side losing the trade's first men) is White.
+    pub a_white: bool,
+    /// The trade.
+    pub trade: Trade,
+    /// The start position.
+    pub fen: String,
+    /// The moves, UCI notation.
+    pub moves: Vec<String>,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// Why it ended.
+    pub termination: String,
+    /// CPU time of the game, milliseconds.
+    pub cpu_ms: u64,
+}
+
+/// The id of a design game: budget, batch, pair and colour in one number.
+pub fn game_id(budget: u32, batch: u32, pair: u32, a_white: bool) -> u64 {
+    (u64::from(budget) << 48)
+        | (u64::from(batch) << 32)
+        | (2 * u64::from(pair) + u64::from(!a_white))
+}
+
+impl DesignGame {
+    /// The game's outcome from White's side.
+    pub fn outcome(&self) -> u8 {
+        match self.result.as_str() {
+            "1-0" => WHITE_WINS,
+            "0-1" => BLACK_WINS,
+            _ => DRAW,
+        }
+    }
+
+    /// The game's pair within the run (its cluster).
+    pub fn cluster(&self) -> (u32, u32) {
+        (self.batch, self.pair)
+    }
+}
+
+impl JournalEntry for DesignGame {
+    fn id(&self) -> u64 {
+        game_id(self.budget, self.batch, self.pair, self.a_white)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        check_ending(&self.result, &self.termination)?;
+        if self.batch == 0 || self.pair >= 1 << 31 {
+            return Err(format!(
+                "batch {} pair {}: out of range",
+                self.batch, self.pair
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A game the plan of a batch asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedGame {
+    /// The pair within the batch.
+    pub pair: u32,
+    /// Whether A is White.
+    pub a_white: bool,
+    /// The trade.
+    pub trade: Trade,
+    /// The start position.
+    pub fen: String,
+}
+
+/// Where the experiment's openings come from.
+pub enum Bases<B: Bitboard> {
+    /// Positions of a book.
+    Book(Vec<Position<B>>),
+    /// Random plies from the start position.
+    Random(Box<Position<B>>, usize),
+}
+
+impl<B: Bitboard> Bases<B> {
+    /// An opening, drawn with `rng`.
+    fn draw(&self, rng: &mut Rng) -> Position<B> {
+        match self {
+            Bases::Book(positions) => positions[rng.below(positions.len())].clone(),
+            Bases::Random(start, plies) => random_opening(start, *plies, rng),
+        }
+    }
+}
+
+/// Everything a batch's plan depends on besides the games played.
+pub struct Planner<'p, B: Bitboard> {
+    /// The variant's types.
+    pub types: &'p PieceTypes,
+    /// The model's columns.
+    pub space: &'p FeatureSpace,
+    /// The values the engine plays with (pawns by type).
+    pub engine_values: &'p Values,
+    /// Judges the quietness of imbalanced positions.
+    pub evaluator: &'p Evaluator<B>,
+    /// The openings.
+    pub bases: &'p Bases<B>,
+    /// What a side may lose.
+    pub limits: &'p DesignLimits,
+    /// Pairs per batch.
+    pub pairs: u32,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+/// Tries per pair to find a legal, quiet and new instance of its trade.
+const INSTANCE_TRIES: usize = 2000;
+
+impl<B: Bitboard> Planner<'_, B> {
+    /// The plan of batch `batch` of budget `budget`, from the games of
+    /// that budget's earlier batches (`earlier`, all complete).
+    pub fn plan(
+        &self,
+        game: &Arc<Game<B>>,
+        budget: u32,
+        batch: u32,
+        earlier: &[&DesignGame],
+    ) -> Result<Vec<PlannedGame>, String> {
+        // The design's estimate: the posterior mode under the design's
+        // weak prior (near the engine's values while there are few games,
+        // the maximum-likelihood fit once there are many), and the
+        // posterior precision.
+        let prior = Prior {
+            mean: prior_theta(self.space, self.engine_values),
+            precision: prior_precision(self.space, self.engine_values),
+        };
+        let rows = design_rows(game, self.space, earlier)?;
+        let (theta, precision) =
+            match fit_ordinal_with_prior(&rows, self.space.columns(), None, None, Some(&prior)) {
+                Ok(fit) if fit.theta[self.space.pawn_column] > 0.0 => (fit.theta, fit.hessian),
+                _ => (prior.mean.clone(), prior.precision.clone()),
+            };
+        let (values, pair_values) = ratios(self.space, &theta, self.types.letters.len());
+        let candidates =
+            candidate_trades(self.types, self.space, &values, &pair_values, self.limits);
+        let trades = choose_trades(
+            &candidates,
+            self.space,
+            &self.limits.men,
+            &theta,
+            &precision,
+            self.pairs as usize,
+        )?;
+        let mut used: BTreeSet<String> = earlier.iter().map(|g| g.fen.clone()).collect();
+        let mut planned = Vec::with_capacity(2 * trades.len());
+        for (pair, trade) in trades.into_iter().enumerate() {
+            let pair = pair as u32;
+            let mut rng = Rng::new(
+                self.seed
+                    ^ u64::from(budget + 1).wrapping_mul(0xA24B_AED4_963E_E407)
+                    ^ u64::from(batch).wrapping_mul(0x9FB2_1C65_1E98_DF25)
+                    ^ u64::from(pair).wrapping_mul(0xC13F_A9A9_02A6_328F),
+            );
+            let mut found = None;
+            for _ in 0..INSTANCE_TRIES {
+                let base = self.bases.draw(&mut rng);
+                let mut fens = Vec::with_capacity(2);
+                for a_white in [true, false] {
+                    let Some(squares) = draw_squares(&base, &trade.removal(a_white), &mut rng)
+                    else {
+                        break;
+                    };
+                    match imbalanced_position(&base, &squares, self.evaluator) {
+                        Ok(position) => fens.push(position.fen()),
+                        Err(_) => break,
+                    }
+                }
+                if fens.len() == 2 && fens[0] != fens[1] && fens.iter().all(|f| !used.contains(f)) {
+                    found = Some(fens);
+                    break;
+                }
+            }
+            let fens = found.ok_or_else(|| {
+                format!(
+                    "batch {batch}: no legal, quiet and new position for the trade {} in {INSTANCE_TRIES} tries",
+                    trade.label(self.types)
+                )
+            })?;
+            for (fen, a_white) in fens.into_iter().zip([true, false]) {
+                used.insert(fen.clone());
+                planned.push(PlannedGame {
+                    pair,
+                    a_white,
+                    trade: trade.clone(),
+                    fen,
+                });
+            }
+        }
+        Ok(planned)
+    }
+}
+
+/// The rows of `games` for the fit (complete pairs only, one cluster
+/// per pair).
+pub fn design_rows<B: Bitboard>(
+    game: &Arc<Game<B>>,
+    space: &FeatureSpace,
+    games: &[&DesignGame],
+) -> Result<Vec<OrdinalRow>, String> {
+    complete_pairs(games)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(cluster, pair)| pair.into_iter().map(move |g| (cluster, g)))
+        .map(|(cluster, g)| {
+            let position = Position::from_fen(game.clone(), &g.fen)
+                .map_err(|e| format!("game of batch {} pair {}: {e}", g.batch, g.pair))?;
+            Ok(OrdinalRow {
+                x: space.of_position(&position),
+                outcome: g.outcome(),
+                cluster: cluster as u32,
+            })
+        })
+        .collect()
+}
+
+/// The pairs of `games` with both games in, in (batch, pair) order, A
+/// White first.
+pub fn complete_pairs<'g>(games: &[&'g DesignGame]) -> Vec<[&'g DesignGame; 2]> {
+    let mut sorted: Vec<&DesignGame> = games.to_vec();
+    sorted.sort_by_key(|g| g.id());
+    sorted
+        .chunk_by(|a, b| a.cluster() == b.cluster())
+        .filter_map(|pair| match pair {
+            [first, second] if first.a_white && !second.a_white => Some([*first, *second]),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The men of each type per side in `positions` (the fewest over them and
+/// both colours), for the design's limits.
+pub fn men_available<B: Bitboard>(positions: &[Position<B>], types: usize) -> Vec<usize> {
+    (0..types)
+        .map(|t| {
+            positions
+                .iter()
+                .flat_map(|p| Color::BOTH.map(|c| p.pieces(c, t).count() as usize))
+                .min()
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+/// The two-sided 95% normal quantile.
+pub fn z95() -> f64 {
+    Normal::standard().inverse_cdf(0.975)
+}
+
+/// Fits the games' `rows` and bootstraps over pairs (`resamples`, seeded
+/// by `seed`): values, pair terms, the scale, White's first-move
+/// advantage and the draw margin, with both kinds of interval.
+pub fn design_estimate(
+    rows: &[OrdinalRow],
+    space: &FeatureSpace,
+    types: &PieceTypes,
+    resamples: usize,
+    seed: u64,
+) -> Result<Estimate, FitError> {
+    let columns = space.columns();
+    let fit = fit_ordinal(rows, columns, None, None)?;
+    let unit = fit.theta[space.pawn_column];
+    if unit <= 0.0 {
+        return Err(FitError(format!(
+            "the pawn's weight is {unit:.4}, not positive: the trades do not tell pawns apart"
+        )));
+    }
+    let n_types = types.letters.len();
+    let statistic = |theta: &[f64]| -> Vec<f64> {
+        let (values, pairs) = ratios(space, theta, n_types);
+        let mut out = values;
+        out.extend(pairs);
+        out.push(theta[space.pawn_column]);
+        out.push(theta[columns] / theta[space.pawn_column]);
+        out.push(theta[columns + 1] / theta[space.pawn_column]);
+        out
+    };
+    let point = statistic(&fit.theta);
+    let groups: Vec<u32> = rows.iter().map(|r| r.cluster).collect();
+    let bootstrap = bootstrap_intervals(&groups, point.len(), resamples, seed, &|weights| {
+        fit_ordinal(rows, columns, Some(weights), Some(&fit.theta))
+            .ok()
+            .filter(|f| f.theta[space.pawn_column] > 0.0)
+            .map(|f| statistic(&f.theta))
+    });
+    let interval = |i: usize| bootstrap.intervals.get(i).copied().flatten();
+    let sandwich = covariance(rows, &fit, true);
+    let z = z95();
+    let wald = |column: usize| -> Option<Interval> {
+        let sigma = sandwich.as_ref()?;
+        let g = ratio_gradient(&fit.theta, column, space.pawn_column);
+        let sd = quadratic_form(&g, sigma).max(0.0).sqrt();
+        let value = fit.theta[column] / unit;
+        Some(Interval {
+            low: value - z * sd,
+            high: value + z * sd,
+        })
+    };
+    let measured = |t: usize| t != types.king && t != types.pawn;
+    let (intervals, pairs) = value_intervals(&point, &bootstrap.intervals, space, types);
+    let curvature = (0..n_types)
+        .map(|t| space.value_column(t).filter(|_| measured(t)).and_then(wald))
+        .collect();
+    let after = n_types + space.pair_types.len();
+    let mut clusters = groups;
+    clusters.sort_unstable();
+    clusters.dedup();
+    Ok(Estimate {
+        values: point[..n_types].to_vec(),
+        intervals,
+        curvature,
+        pairs,
+        extra: [
+            "scale (logit per pawn)",
+            "White's first move (pawns)",
+            "draw margin (pawns)",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| Quantity {
+            name: name.to_string(),
+            value: point[after + i],
+            interval: interval(after + i),
+        })
+        .collect(),
+        rows: rows.len(),
+        groups: clusters.len(),
+        resamples: (bootstrap.resamples, bootstrap.failed),
+    })
+}
