@@ -11,7 +11,7 @@ use kurier_engine::position::Position;
 
 use crate::journal::GameEntry;
 use crate::pgn::write_game;
-use crate::play::SearchLimit;
+use crate::play::{MoveNote, MoveScore, SearchLimit};
 use crate::settings::TournamentSettings;
 use crate::summary::{RunEnd, Scoreboard, Summary};
 
@@ -75,17 +75,7 @@ pub fn game_pgn<B: Bitboard>(
             tags.push(("TimeControl".to_string(), white.to_string()));
         }
     }
-    let comments: Vec<String> = entry
-        .notes
-        .iter()
-        .map(|note| {
-            let time = format!("{:.3}s", note.ms as f64 / 1000.0);
-            match note.score {
-                Some(score) => format!("{score}/{} {time}", note.depth),
-                None => time,
-            }
-        })
-        .collect();
+    let comments: Vec<String> = entry.notes.iter().map(move_comment).collect();
     Ok(write_game(
         &tags,
         &start,
@@ -93,6 +83,39 @@ pub fn game_pgn<B: Bitboard>(
         &entry.result,
         Some(&comments),
     ))
+}
+
+/// The PGN comment of a move (without braces), cutechess-cli's form:
+/// the mover's score in pawns and the depth, then the move's time,
+/// `+0.35/12 0.105s`; only the time when the mover reported no score.
+pub fn move_comment(note: &MoveNote) -> String {
+    let time = format!("{:.3}s", note.ms as f64 / 1000.0);
+    match note.score {
+        Some(score) => format!("{score}/{} {time}", note.depth),
+        None => time,
+    }
+}
+
+/// What a move comment of [`move_comment`]'s form says; words of
+/// another form (`book`, say) are passed over, and what is missing stays
+/// at its default (no score, depth 0, 0 ms).
+pub fn note_of_comment(comment: &str) -> MoveNote {
+    let mut note = MoveNote::default();
+    for word in comment.split_whitespace() {
+        if let Some((score, depth)) = word.split_once('/') {
+            if let (Ok(score), Ok(depth)) = (score.parse::<MoveScore>(), depth.parse::<u32>()) {
+                note.score = Some(score);
+                note.depth = depth;
+            }
+        } else if let Some(seconds) = word.strip_suffix('s') {
+            if let Ok(seconds) = seconds.parse::<f64>() {
+                if seconds.is_finite() && seconds >= 0.0 {
+                    note.ms = (seconds * 1000.0).round() as u64;
+                }
+            }
+        }
+    }
+    note
 }
 
 /// Writes `games.pgn` (games in id order) and `summary.json` into `dir`
@@ -122,4 +145,47 @@ pub fn write_results<B: Bitboard>(
     let summary = Summary::new(settings, &board, scheduled, status);
     write(SUMMARY_FILE, &summary.to_json())?;
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_comments_read_back_into_their_notes() {
+        let notes = [
+            MoveNote {
+                score: Some(MoveScore::Cp(35)),
+                depth: 12,
+                ms: 105,
+            },
+            MoveNote {
+                score: Some(MoveScore::Mate(-3)),
+                depth: 7,
+                ms: 2_000,
+            },
+            MoveNote {
+                score: None,
+                depth: 0,
+                ms: 1,
+            },
+        ];
+        let comments: Vec<String> = notes.iter().map(move_comment).collect();
+        assert_eq!(comments, ["+0.35/12 0.105s", "-M3/7 2.000s", "0.001s"]);
+        for (note, comment) in notes.iter().zip(&comments) {
+            assert_eq!(&note_of_comment(comment), note);
+        }
+        // Other words are passed over; nothing known leaves the default.
+        assert_eq!(
+            note_of_comment("book -1.50/3"),
+            MoveNote {
+                score: Some(MoveScore::Cp(-150)),
+                depth: 3,
+                ms: 0,
+            }
+        );
+        for unknown in ["", "book", "x/3 s", "+0.35/deep -1s", "nans"] {
+            assert_eq!(note_of_comment(unknown), MoveNote::default(), "{unknown}");
+        }
+    }
 }

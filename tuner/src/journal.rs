@@ -80,10 +80,20 @@ pub fn read_lines<S: DeserializeOwned, E: JournalEntry>(
 ) -> Result<Contents<S, E>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read the journal: {e}", path.display()))?;
-    let at = |line: usize| format!("{}:{}", path.display(), line + 1);
+    parse_lines(&text, &path.display().to_string(), mark)
+}
+
+/// Reads a journal's text, as [`read_lines`] does a file (an uploaded
+/// file, say); errors name `source` (a path or a file name) and the line.
+pub fn parse_lines<S: DeserializeOwned, E: JournalEntry>(
+    text: &str,
+    source: &str,
+    mark: &str,
+) -> Result<Contents<S, E>, String> {
+    let at = |line: usize| format!("{source}:{}", line + 1);
     let mut lines = text.split_inclusive('\n').enumerate();
     let Some((_, first)) = lines.next() else {
-        return Err(format!("{}: the journal is empty", path.display()));
+        return Err(format!("{source}: the journal is empty"));
     };
     let marked: Option<String> = serde_json::from_str::<serde_json::Value>(first)
         .ok()
@@ -342,12 +352,23 @@ pub struct JournalContents {
 
 /// Reads the tournament journal at `path` (see [`read_lines`]).
 pub fn read_journal(path: &Path) -> Result<JournalContents, String> {
-    let contents: Contents<TournamentSettings, GameEntry> = read_lines(path, MARK)?;
-    Ok(JournalContents {
-        settings: contents.settings,
-        games: contents.entries,
-        complete_bytes: contents.complete_bytes,
-    })
+    read_lines(path, MARK).map(JournalContents::from)
+}
+
+/// Reads a tournament journal's text (see [`parse_lines`]); errors name
+/// `source` and the line.
+pub fn parse_journal(text: &str, source: &str) -> Result<JournalContents, String> {
+    parse_lines(text, source, MARK).map(JournalContents::from)
+}
+
+impl From<Contents<TournamentSettings, GameEntry>> for JournalContents {
+    fn from(contents: Contents<TournamentSettings, GameEntry>) -> JournalContents {
+        JournalContents {
+            settings: contents.settings,
+            games: contents.entries,
+            complete_bytes: contents.complete_bytes,
+        }
+    }
 }
 
 /// A tournament journal open for appending.

@@ -36,7 +36,8 @@ const LINE_WIDTH: usize = 80;
 /// The game-termination markers.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
-/// One game as read: tags, SAN moves of the main line, result.
+/// One game as read: tags, SAN moves of the main line, their comments,
+/// result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnGame {
     /// The tag pairs in file order, values unescaped.
@@ -44,6 +45,11 @@ pub struct PgnGame {
     /// The moves of the main line in SAN, without annotation marks
     /// (`!`, `?`) but with check signs as written.
     pub moves: Vec<String>,
+    /// Per move of `moves`, the `{...}` comments that follow it in the
+    /// main line, joined by a space, with runs of white space made one
+    /// space (empty when there is none); e.g. kurier-tune's
+    /// `+0.35/12 0.105s`.
+    pub comments: Vec<String>,
     /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`); the `Result` tag,
     /// or `*`, when the movetext has none.
     pub result: String,
@@ -56,6 +62,15 @@ impl PgnGame {
             .iter()
             .find(|(tag, _)| tag == name)
             .map(|(_, value)| value.as_str())
+    }
+
+    /// The name of the game's variant: its `Variant` tag in lower case
+    /// (`Standard` is `chess`), or `chess` without one.
+    pub fn variant_name(&self) -> String {
+        match self.tag("Variant").map(|v| v.trim().to_ascii_lowercase()) {
+            Some(named) if named != "standard" => named,
+            _ => "chess".to_string(),
+        }
     }
 }
 
@@ -276,7 +291,9 @@ fn wrap(tokens: &[String]) -> Vec<String> {
 }
 
 /// Reads every game of a PGN text. Tolerant: `%` escape lines, `;` and
-/// `{}` comments, NAGs (`$n`), variations `(...)` (skipped, nested),
+/// `{}` comments (a `{}` comment after a main-line move is kept as that
+/// move's comment, the others are skipped), NAGs (`$n`), variations
+/// `(...)` (skipped, nested),
 /// move numbers (`12.`, `12...`, attached or not), annotation marks
 /// after moves, and a game without a result token (it ends at the next
 /// tag section or the end of the text). Errors name the line.
@@ -294,7 +311,10 @@ pub fn read_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                 let tag = reader.tag()?;
                 current.tags.push(tag);
             }
-            '{' => reader.skip_comment()?,
+            '{' => {
+                let comment = reader.comment()?;
+                current.add_comment(&comment);
+            }
             ';' => reader.skip_line(),
             '%' if reader.at_line_start() => reader.skip_line(),
             '(' => reader.skip_variation()?,
@@ -311,6 +331,7 @@ pub fn read_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     games.push(std::mem::take(&mut current).finish(Some(token)));
                 } else if let Some(san) = move_of_token(&token) {
                     current.moves.push(san);
+                    current.comments.push(String::new());
                 }
             }
         }
@@ -343,9 +364,22 @@ fn move_of_token(token: &str) -> Option<String> {
 struct GameBuilder {
     tags: Vec<(String, String)>,
     moves: Vec<String>,
+    comments: Vec<String>,
 }
 
 impl GameBuilder {
+    /// Adds a comment to the last move read (one before any move is
+    /// the game's, and not kept).
+    fn add_comment(&mut self, text: &str) {
+        if let Some(comment) = self.comments.last_mut() {
+            for word in text.split_whitespace() {
+                if !comment.is_empty() {
+                    comment.push(' ');
+                }
+                comment.push_str(word);
+            }
+        }
+    }
     /// Whether movetext has been read (a new tag then starts a new game).
     fn has_moves(&self) -> bool {
         !self.moves.is_empty()
@@ -361,6 +395,7 @@ impl GameBuilder {
         PgnGame {
             tags: self.tags,
             moves: self.moves,
+            comments: self.comments,
             result,
         }
     }
@@ -437,14 +472,16 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// Skips a `{...}` comment (at its `{`).
-    fn skip_comment(&mut self) -> Result<(), PgnError> {
+    /// Reads a `{...}` comment (at its `{`): its text, without the braces.
+    fn comment(&mut self) -> Result<String, PgnError> {
         let opened = self.line;
         self.next();
+        let mut text = String::new();
         while let Some(c) = self.next() {
             if c == '}' {
-                return Ok(());
+                return Ok(text);
             }
+            text.push(c);
         }
         Err(PgnError::Syntax {
             line: opened,
@@ -464,7 +501,9 @@ impl<'t> Reader<'t> {
                     return Ok(());
                 }
                 '(' => self.skip_variation()?,
-                '{' => self.skip_comment()?,
+                '{' => {
+                    self.comment()?;
+                }
                 ';' => self.skip_line(),
                 _ => {
                     self.next();
@@ -529,13 +568,7 @@ pub fn start_position<B: Bitboard>(
     pgn: &PgnGame,
 ) -> Result<Position<B>, PgnError> {
     if let Some(variant) = pgn.tag("Variant") {
-        let named = variant.trim().to_ascii_lowercase();
-        let named = if named == "standard" {
-            "chess"
-        } else {
-            named.as_str()
-        };
-        if named != game.variant.name {
+        if pgn.variant_name() != game.variant.name {
             return Err(PgnError::Setup(format!(
                 "the game is {variant}, not {}",
                 game.variant.name

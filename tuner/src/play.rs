@@ -4,6 +4,7 @@
 //! every game.
 
 use std::fmt;
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -148,6 +149,39 @@ impl fmt::Display for MoveScore {
             MoveScore::Mate(moves) if moves > 0 => write!(f, "+M{moves}"),
             MoveScore::Mate(moves) => write!(f, "-M{}", moves.unsigned_abs()),
         }
+    }
+}
+
+impl FromStr for MoveScore {
+    type Err = String;
+
+    /// Reads what [`fmt::Display`] writes: `+0.35` (pawns, rounded to
+    /// the centipawn), `+M5`, `-M2`; the sign may be left out.
+    fn from_str(text: &str) -> Result<MoveScore, String> {
+        let bad = || format!("'{text}' is not a score such as +0.35, +M5 or -M2");
+        let (negative, unsigned) = match text.as_bytes().first() {
+            Some(b'-') => (true, &text[1..]),
+            Some(b'+') => (false, &text[1..]),
+            _ => (false, text),
+        };
+        if let Some(moves) = unsigned.strip_prefix('M') {
+            let moves: i32 = moves.parse().map_err(|_| bad())?;
+            return Ok(MoveScore::Mate(if negative { -moves } else { moves }));
+        }
+        if !unsigned.starts_with(|c: char| c.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let pawns: f64 = unsigned.parse().map_err(|_| bad())?;
+        let centipawns = (pawns * 100.0).round();
+        if !centipawns.is_finite() || centipawns.abs() > f64::from(MATE_CENTIPAWNS) {
+            return Err(bad());
+        }
+        let centipawns = centipawns as i32;
+        Ok(MoveScore::Cp(if negative {
+            -centipawns
+        } else {
+            centipawns
+        }))
     }
 }
 
@@ -534,6 +568,25 @@ mod tests {
         assert_eq!(MoveScore::Mate(5).to_string(), "+M5");
         assert_eq!(MoveScore::Mate(-2).to_string(), "-M2");
         assert_eq!(MoveScore::Mate(-2).centipawns(), -MATE_CENTIPAWNS);
+    }
+
+    #[test]
+    fn scores_read_back_from_their_text() {
+        for score in [
+            MoveScore::Cp(35),
+            MoveScore::Cp(-120),
+            MoveScore::Cp(0),
+            MoveScore::Mate(5),
+            MoveScore::Mate(-2),
+        ] {
+            assert_eq!(score.to_string().parse::<MoveScore>(), Ok(score));
+        }
+        assert_eq!("1.5".parse::<MoveScore>(), Ok(MoveScore::Cp(150)));
+        assert_eq!("M3".parse::<MoveScore>(), Ok(MoveScore::Mate(3)));
+        assert_eq!("-0.004".parse::<MoveScore>(), Ok(MoveScore::Cp(0)));
+        for bad in ["", "+", "book", "+Mx", "nan", "+inf", "1e9", "--1", "+-1"] {
+            assert!(bad.parse::<MoveScore>().is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -54,6 +54,9 @@ fn scholars_mate_is_read_and_replayed() {
         ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
     );
     assert_eq!(game.result, "1-0");
+    // The comment after Bc4 is that move's; the `;` comment and the
+    // comment-free variation's moves are not kept.
+    assert_eq!(game.comments, ["", "", "aim at f7", "", "", "", ""]);
     let (position, moves) = replay(&chess(), game).unwrap();
     assert_eq!(moves.len(), 7);
     // Worked out by hand: both sides may still castle; the queen's
@@ -190,6 +193,7 @@ fn games_without_results_end_at_the_next_tags() {
         PgnGame {
             tags: tags(&[("Result", "1-0")]),
             moves: vec!["e4".into(), "e5".into()],
+            comments: vec![String::new(), String::new()],
             result: "1-0".into(),
         }
     );
@@ -219,6 +223,16 @@ fn random_game<B: Bitboard>(
     (moves, "*".to_string())
 }
 
+/// The comment the round trip writes after the move of `ply`: every
+/// third move has one.
+fn comment_of_ply(ply: usize) -> String {
+    if ply % 3 == 0 {
+        format!("score {} depth {}", ply as i32 - 50, ply % 7)
+    } else {
+        String::new()
+    }
+}
+
 /// Writes random games of `game`, reads them back as one text, and
 /// checks tags, moves, result and the final position.
 fn round_trip<B: Bitboard>(game: &Arc<Game<B>>) {
@@ -227,15 +241,7 @@ fn round_trip<B: Bitboard>(game: &Arc<Game<B>>) {
     let mut written = Vec::new();
     for seed in 0..4 {
         let (moves, result) = random_game(game, seed, 200);
-        let comments: Vec<String> = (0..moves.len())
-            .map(|ply| {
-                if ply % 3 == 0 {
-                    format!("score {} depth {}", ply as i32 - 50, ply % 7)
-                } else {
-                    String::new()
-                }
-            })
-            .collect();
+        let comments: Vec<String> = (0..moves.len()).map(comment_of_ply).collect();
         let event = format!("round \"{seed}\" \\ trip");
         text.push_str(&write_game(
             &tags(&[("Event", &event), ("Round", &seed.to_string())]),
@@ -259,6 +265,9 @@ fn round_trip<B: Bitboard>(game: &Arc<Game<B>>) {
         assert_eq!(pgn.tag("PlyCount"), Some(moves.len().to_string().as_str()));
         assert_eq!(pgn.tag("FEN"), None);
         assert_eq!(&pgn.result, result);
+        // Each move's comment comes back, wherever the lines broke.
+        let expected_comments: Vec<String> = (0..moves.len()).map(comment_of_ply).collect();
+        assert_eq!(pgn.comments, expected_comments, "{name}");
         let (end, replayed) = replay(game, pgn).unwrap();
         assert_eq!(&replayed, moves, "{name}");
         let mut expected = start.clone();
@@ -275,4 +284,13 @@ fn random_games_of_every_variant_survive_write_and_read() {
         let game = AnyGame::built_in(name).unwrap();
         with_game!(&game, g => round_trip(g));
     }
+}
+
+#[test]
+fn the_variant_tag_names_the_variant_in_lower_case() {
+    let named = |text: &str| read_games(text).unwrap()[0].variant_name();
+    assert_eq!(named("[Variant \"Courier-Moderno\"]\n*"), "courier-moderno");
+    assert_eq!(named("[Variant \" excoco \"]\n*"), "excoco");
+    assert_eq!(named("[Variant \"Standard\"]\n*"), "chess");
+    assert_eq!(named("[Event \"no variant tag\"]\n*"), "chess");
 }

@@ -52,6 +52,16 @@ enum Command {
         #[arg(long)]
         variant: Vec<String>,
     },
+    /// Start the browser board, `kurier serve [--port P] [--open]`: runs
+    /// the `kurier-web` program beside this one with these arguments
+    /// (build it with `cargo build --release -p kurier-web`; `kurier
+    /// serve --help` lists them).
+    #[command(disable_help_flag = true)]
+    Serve {
+        /// Passed on to kurier-web.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Count the leaf nodes of the legal move tree (the move generator's
     /// standard check). The last line is `nodes N`.
     ///
@@ -117,6 +127,36 @@ fn speak_detected_protocol() -> Result<(), String> {
     Ok(())
 }
 
+/// Runs `kurier-web` from this executable's folder with `args`, as git
+/// and cargo run their subcommands: the engine stays free of the web
+/// server's dependencies. On Unix the server takes this process's place.
+fn serve(args: &[String]) -> Result<(), String> {
+    let own = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let web = own.with_file_name(format!("kurier-web{}", std::env::consts::EXE_SUFFIX));
+    if !web.is_file() {
+        return Err(format!(
+            "kurier serve runs {}, which is not there: build it with `cargo build --release -p kurier-web` (the same profile as this kurier)",
+            web.display()
+        ));
+    }
+    let mut command = std::process::Command::new(&web);
+    command.args(args);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // exec returns only when it failed.
+        let error = command.exec();
+        Err(format!("cannot run {}: {error}", web.display()))
+    }
+    #[cfg(not(unix))]
+    {
+        let status = command
+            .status()
+            .map_err(|e| format!("cannot run {}: {e}", web.display()))?;
+        std::process::exit(status.code().unwrap_or(1));
+    }
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     let Some(command) = cli.command else {
         if std::io::stdin().is_terminal() {
@@ -166,6 +206,7 @@ fn run(cli: Cli) -> Result<(), String> {
             say!("Nodes/second    : {:.0}", nodes as f64 / seconds.max(1e-9));
             Ok(())
         }
+        Command::Serve { args } => serve(&args),
         Command::Perft {
             variant,
             variant_file,

@@ -416,7 +416,9 @@ pub fn values_file(results: &RunResults, estimate: &Estimate, what: &str) -> Str
     text
 }
 
-fn values_plot(results: &RunResults, budget: &BudgetResult) -> Result<String, String> {
+/// The plot of one budget's values, both estimators with their
+/// intervals beside the suggested values (SVG).
+pub fn values_plot(results: &RunResults, budget: &BudgetResult) -> Result<String, String> {
     let types = &results.header.types;
     let order: Vec<usize> = types.pieces();
     let labels: Vec<String> = order
@@ -454,7 +456,8 @@ fn values_plot(results: &RunResults, budget: &BudgetResult) -> Result<String, St
     )
 }
 
-fn budgets_plot(results: &RunResults) -> Result<String, String> {
+/// The plot of every value against the search budget (SVG).
+pub fn budgets_plot(results: &RunResults) -> Result<String, String> {
     let types = &results.header.types;
     let labels: Vec<String> = results
         .budgets

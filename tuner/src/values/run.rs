@@ -246,6 +246,71 @@ pub struct RunResults {
     pub texel: Option<String>,
 }
 
+impl RunResults {
+    /// Reads a run's `<name>-results.json` (as `write_report` writes it)
+    /// from `text`; `source` names the file in errors. Lists that do not
+    /// fit the piece types are refused, so that no report indexes past
+    /// them.
+    pub fn parse(text: &str, source: &str) -> Result<RunResults, String> {
+        let results: RunResults = serde_json::from_str(text)
+            .map_err(|e| format!("{source}: not the results of a values run: {e}"))?;
+        results
+            .check()
+            .map_err(|e| format!("{source}: the results do not hold together: {e}"))?;
+        Ok(results)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let types = &self.header.types;
+        let n = types.letters.len();
+        let fits = |what: &str, len: usize| {
+            if len == n {
+                Ok(())
+            } else {
+                Err(format!("{what} has {len} entries for {n} piece types"))
+            }
+        };
+        fits("types.names", types.names.len())?;
+        fits("suggested", self.header.suggested.len())?;
+        fits("engine_values", self.header.engine_values.len())?;
+        for (what, index) in [("types.king", types.king), ("types.pawn", types.pawn)] {
+            if index >= n {
+                return Err(format!("{what} {index} is not one of the {n} types"));
+            }
+        }
+        let space = &self.header.space;
+        if let Some(t) = space
+            .valued
+            .iter()
+            .chain(&space.pair_types)
+            .find(|&&t| t >= n)
+        {
+            return Err(format!("space names type {t} of {n}"));
+        }
+        if self.budgets.is_empty() {
+            return Err("no search budget".to_string());
+        }
+        for budget in &self.budgets {
+            for estimate in budget.design.iter().chain(&budget.observational) {
+                let at = format!("the estimate at {} nodes", budget.nodes);
+                fits(&format!("{at}: values"), estimate.values.len())?;
+                fits(&format!("{at}: intervals"), estimate.intervals.len())?;
+                fits(&format!("{at}: curvature"), estimate.curvature.len())?;
+                if let Some((t, _, _)) = estimate.pairs.iter().find(|(t, _, _)| *t >= n) {
+                    return Err(format!("{at}: a pair of type {t} of {n}"));
+                }
+            }
+            for (games, widths) in &budget.progression {
+                fits(
+                    &format!("the progression after {games} games"),
+                    widths.len(),
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The journal's path in a run folder.
 pub fn journal_path(folder: &Path) -> PathBuf {
     folder.join(JOURNAL)

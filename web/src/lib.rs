@@ -1,0 +1,43 @@
+//! Kurier's browser board, `kurier serve [--port P] [--open]`: a local
+//! web server (axum on tokio) and one page of plain HTML, CSS and
+//! JavaScript (`web/page/`, built into the binary; nothing is loaded
+//! from elsewhere).
+//!
+//! The page plays any variant (built in, or a variant file it loads)
+//! against the engine on a clock or a node budget, shows the engine's
+//! depth, score and principal variation while it thinks, takes moves
+//! back and downloads the game as PGN; it replays the games of a
+//! tournament PGN or of a kurier-tune run's journal with the score of
+//! every move and an evaluation graph; and it shows a piece-value
+//! report's table and plots. Each tab plays its own game; the server
+//! keeps [`games::MAX_GAMES`] of them.
+//!
+//! The JSON endpoints ([`api`]); every error is `{"error": "..."}`:
+//!
+//! | request | body | answer |
+//! |---|---|---|
+//! | `GET /api/variants` | | the variants ([`variants::VariantInfo`]) |
+//! | `POST /api/variants?name=F` | a variant file (TOML) | the variant loaded |
+//! | `POST /api/games` | [`live::NewGame`] | the game ([`live::GameView`]) |
+//! | `GET /api/games/{id}` | | the game |
+//! | `POST /api/games/{id}/move` | `{"uci": "e2e4"}` | the game, or why the move is refused |
+//! | `POST /api/games/{id}/takeback` | | the game |
+//! | `GET /api/games/{id}/events` | | Server-Sent Events: `state` (a game view), `thinking` ([`thinking::Thinking`]) |
+//! | `GET /api/games/{id}/pgn` | | the game in PGN |
+//! | `DELETE /api/games/{id}` | | `204` |
+//! | `POST /api/study/pgn?name=F` | a PGN | its games ([`study::DocumentView`]) |
+//! | `POST /api/study/journal?name=F` | a run's `journal.jsonl` | its games |
+//! | `GET /api/study/{id}/games/{n}` | | game `n` replayed ([`study::StudyGame`]) |
+//! | `POST /api/report?name=F` | a piece-value run's `*-values-results.json` | table and plots ([`report::ReportView`]) |
+
+pub mod api;
+pub mod error;
+pub mod games;
+pub mod live;
+pub mod page;
+pub mod report;
+pub mod server;
+pub mod study;
+pub mod thinking;
+pub mod variants;
+pub mod view;

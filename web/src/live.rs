@@ -1,0 +1,643 @@
+//! One game between a person and the engine: the moves, the clocks, the
+//! engine's search on its own thread, take-back, the end by the variant's
+//! rules (or the clock), and the game's PGN. Written once for both board
+//! widths; the server holds it as a [`LiveGame`] trait object.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use kurier_engine::bitboard::Bitboard;
+use kurier_engine::eval::{EvalParams, Evaluator};
+use kurier_engine::game::{AnyGame, Game};
+use kurier_engine::geometry::Color;
+use kurier_engine::history::SearchHistories;
+use kurier_engine::moves::Move;
+use kurier_engine::position::Position;
+use kurier_engine::rules::GameResult;
+use kurier_engine::search::{Config, Limits, Score, SearchResult};
+use kurier_engine::threads::{SearchJob, SearchThread};
+use kurier_engine::time::Clock;
+use kurier_engine::tt::TranspositionTable;
+use kurier_engine::with_game;
+use kurier_tuner::clock::{SideClock, TimeControl};
+use kurier_tuner::export::move_comment;
+use kurier_tuner::journal::utc_date;
+use kurier_tuner::pgn::write_game;
+use kurier_tuner::play::{GameEnd, MoveNote, MoveScore};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, oneshot};
+
+use crate::error::ApiError;
+use crate::thinking::Thinking;
+use crate::variants::VariantInfo;
+use crate::view::{legal_moves, LegalMove, PlayedMove, Side, Snapshot};
+
+/// The longest FEN a new game accepts, in bytes (ExCoCo's start
+/// position takes 95).
+pub const MAX_FEN_BYTES: usize = 4096;
+/// The longest move text: two squares of up to three characters and a
+/// promotion letter, with room to spare.
+pub const MAX_MOVE_CHARS: usize = 12;
+/// The largest node budget per engine move.
+pub const MAX_NODES: u64 = 100_000_000;
+/// The longest base time of a clock, in milliseconds (ten hours).
+pub const MAX_BASE_MS: u64 = 36_000_000;
+/// The largest increment of a clock, in milliseconds (ten minutes).
+pub const MAX_INCREMENT_MS: u64 = 600_000;
+
+/// How much the engine may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum EngineLimit {
+    /// About this many nodes per move; the person's time is not kept.
+    Nodes {
+        /// Nodes per move.
+        nodes: u64,
+    },
+    /// Both sides on one clock: base time plus an increment per move.
+    Clock {
+        /// Time for the game, milliseconds.
+        base_ms: u64,
+        /// Time added after each move, milliseconds.
+        increment_ms: u64,
+    },
+}
+
+impl EngineLimit {
+    /// Whether the limit is one the server plays with; else why not.
+    pub fn check(&self) -> Result<(), String> {
+        match *self {
+            EngineLimit::Nodes { nodes } if nodes == 0 || nodes > MAX_NODES => Err(format!(
+                "the node budget must be 1 to {MAX_NODES}, not {nodes}"
+            )),
+            EngineLimit::Clock { base_ms, .. } if base_ms == 0 || base_ms > MAX_BASE_MS => {
+                Err(format!(
+                    "the clock's base time must be 1 to {MAX_BASE_MS} ms, not {base_ms}"
+                ))
+            }
+            EngineLimit::Clock { increment_ms, .. } if increment_ms > MAX_INCREMENT_MS => {
+                Err(format!(
+                    "the clock's increment must be at most {MAX_INCREMENT_MS} ms, not {increment_ms}"
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The time control, for a clock.
+    pub fn time_control(&self) -> Option<TimeControl> {
+        match *self {
+            EngineLimit::Nodes { .. } => None,
+            EngineLimit::Clock {
+                base_ms,
+                increment_ms,
+            } => Some(TimeControl {
+                base_ms,
+                increment_ms,
+            }),
+        }
+    }
+
+    /// In words: `20000 nodes per move`, or the time control as PGN's
+    /// `TimeControl` tag writes it (`300+2`, seconds).
+    pub fn describe(&self) -> String {
+        match *self {
+            EngineLimit::Nodes { nodes } => format!("{nodes} nodes per move"),
+            EngineLimit::Clock {
+                base_ms,
+                increment_ms,
+            } => TimeControl {
+                base_ms,
+                increment_ms,
+            }
+            .to_string(),
+        }
+    }
+}
+
+/// What the page asks for to start a game.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// The variant's name.
+    pub variant: String,
+    /// The person's side; the engine plays the other.
+    pub human: Side,
+    /// How much the engine thinks.
+    pub limit: EngineLimit,
+    /// A start position other than the variant's.
+    #[serde(default)]
+    pub fen: Option<String>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameOver {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// Why, as PGN's `Termination` tag writes it (`checkmate`, `bare
+    /// king`, `time forfeit`, ...).
+    pub termination: String,
+    /// The winner; none for a draw.
+    pub winner: Option<Side>,
+}
+
+/// The clocks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClockView {
+    /// White's time left, milliseconds, as of this view.
+    pub white_ms: u64,
+    /// Black's.
+    pub black_ms: u64,
+    /// The side whose clock runs (none when the game is over).
+    pub running: Option<Side>,
+}
+
+/// A game as the page sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameView {
+    /// The game's number on this server.
+    pub id: u64,
+    /// Counts every change; a page drops a view older than its newest.
+    pub version: u64,
+    /// The variant.
+    pub variant: VariantInfo,
+    /// The person's side.
+    pub human: Side,
+    /// The engine's limit.
+    pub limit: EngineLimit,
+    /// The limit in words.
+    pub limit_text: String,
+    /// The current position.
+    pub position: Snapshot,
+    /// The start position's FEN.
+    pub start_fen: String,
+    /// The moves so far.
+    pub moves: Vec<PlayedMove>,
+    /// The person's legal moves, when it is their move.
+    pub legal: Vec<LegalMove>,
+    /// Whether the engine is thinking.
+    pub thinking: bool,
+    /// How the game ended, once it has.
+    pub over: Option<GameOver>,
+    /// The clocks, in a game on the clock.
+    pub clock: Option<ClockView>,
+    /// Whether a move of the person's can be taken back.
+    pub can_take_back: bool,
+}
+
+/// What the page is told as it happens.
+#[derive(Clone, Debug)]
+pub enum GameEvent {
+    /// The game changed.
+    State(Box<GameView>),
+    /// A search report of the engine.
+    Thinking(Thinking),
+}
+
+/// A finished search: its result, and which search it was.
+#[derive(Debug)]
+pub struct EngineDone {
+    token: u64,
+    result: SearchResult,
+}
+
+/// A game of either board width.
+pub trait LiveGame: Send {
+    /// Counts every change of the game.
+    fn version(&self) -> u64;
+    /// The game as the page sees it (a person whose clock has run out
+    /// has lost by now).
+    fn view(&mut self) -> GameView;
+    /// Plays the person's move, in UCI notation.
+    fn play(&mut self, uci: &str) -> Result<(), ApiError>;
+    /// Takes back the person's last move and what followed it.
+    fn take_back(&mut self) -> Result<(), ApiError>;
+    /// Starts the engine's search when it is the engine's move and none
+    /// runs; its reports go to `events`, its result to the receiver,
+    /// which hands it to [`LiveGame::finish_engine`].
+    fn start_engine(
+        &mut self,
+        events: &broadcast::Sender<GameEvent>,
+    ) -> Option<oneshot::Receiver<EngineDone>>;
+    /// Plays the engine's move from its search; false when that search
+    /// was stopped or replaced meanwhile (take-back), and nothing changed.
+    fn finish_engine(&mut self, done: EngineDone) -> bool;
+    /// The game in PGN, as kurier-tune writes its games.
+    fn pgn(&mut self) -> String;
+    /// A file name for the PGN.
+    fn file_name(&self) -> String;
+}
+
+/// A new game `id` of `game` as `request` asks (the variant's
+/// description is `variant`), the engine with a hash table of `hash_mb`
+/// MiB.
+pub fn new_game(
+    id: u64,
+    game: &AnyGame,
+    variant: VariantInfo,
+    request: &NewGame,
+    hash_mb: usize,
+) -> Result<Box<dyn LiveGame>, ApiError> {
+    request.limit.check().map_err(ApiError::bad_request)?;
+    if let Some(fen) = &request.fen {
+        if fen.len() > MAX_FEN_BYTES {
+            return Err(ApiError::bad_request(format!(
+                "the FEN is {} bytes long; a FEN of this server may have at most {MAX_FEN_BYTES}",
+                fen.len()
+            )));
+        }
+    }
+    with_game!(game, g => {
+        let table = Table::new(id, g, variant, request, hash_mb)?;
+        Ok(Box::new(table) as Box<dyn LiveGame>)
+    })
+}
+
+/// The game of one board width.
+struct Table<B: Bitboard> {
+    id: u64,
+    version: u64,
+    variant: VariantInfo,
+    human: Color,
+    limit: EngineLimit,
+    start: Position<B>,
+    position: Position<B>,
+    moves: Vec<Move>,
+    played: Vec<PlayedMove>,
+    notes: Vec<MoveNote>,
+    evaluator: Arc<Evaluator<B>>,
+    tt: Arc<TranspositionTable>,
+    /// The engine's move statistics of this game, kept between its searches.
+    histories: Arc<Mutex<SearchHistories>>,
+    /// Both clocks, in a game on the clock.
+    clocks: Option<[SideClock; 2]>,
+    /// The clocks before each move, to take moves back.
+    clocks_before: Vec<[SideClock; 2]>,
+    /// When the side to move began to think.
+    turn_started: Instant,
+    end: Option<(GameResult, GameEnd)>,
+    search: Option<SearchThread>,
+    /// Which search is the current one.
+    search_token: u64,
+}
+
+impl<B: Bitboard> Table<B> {
+    fn new(
+        id: u64,
+        game: &Arc<Game<B>>,
+        variant: VariantInfo,
+        request: &NewGame,
+        hash_mb: usize,
+    ) -> Result<Table<B>, ApiError> {
+        let start = match &request.fen {
+            Some(fen) => Position::from_fen(game.clone(), fen)
+                .map_err(|e| ApiError::bad_request(format!("the FEN: {e}")))?,
+            None => Position::startpos(game.clone()),
+        };
+        let params = EvalParams::for_variant(&game.variant)
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let clocks = request.limit.time_control().map(|control| {
+            let clock = control.start();
+            [clock, clock]
+        });
+        let mut table = Table {
+            id,
+            version: 0,
+            variant,
+            human: request.human.into(),
+            limit: request.limit,
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            played: Vec::new(),
+            notes: Vec::new(),
+            evaluator: Arc::new(Evaluator::new(game, params)),
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            histories: Arc::new(Mutex::new(SearchHistories::new())),
+            clocks,
+            clocks_before: Vec::new(),
+            turn_started: Instant::now(),
+            end: None,
+            search: None,
+            search_token: 0,
+        };
+        table.end = table.rules_end();
+        Ok(table)
+    }
+
+    /// The end the variant's rules give the current position.
+    fn rules_end(&self) -> Option<(GameResult, GameEnd)> {
+        self.position
+            .outcome()
+            .map(|outcome| (outcome.result, GameEnd::Rules(outcome.termination)))
+    }
+
+    fn engine(&self) -> Color {
+        self.human.flip()
+    }
+
+    /// Ends the game when the person to move has no time left.
+    fn check_flag(&mut self) {
+        if self.end.is_some() || self.position.side_to_move() != self.human {
+            return;
+        }
+        if let Some(clocks) = &self.clocks {
+            if self.turn_started.elapsed() > clocks[self.human.index()].remaining {
+                self.end = Some((GameResult::win_for(self.engine()), GameEnd::TimeForfeit));
+                self.version += 1;
+            }
+        }
+    }
+
+    /// Charges the mover's clock and makes `played` (legal here) with its
+    /// mover's report; false, with the game lost on time, when the
+    /// mover's time had run out.
+    fn record(&mut self, played: Move, score: Option<MoveScore>, depth: u32) -> bool {
+        let elapsed = self.turn_started.elapsed();
+        let mover = self.position.side_to_move();
+        if let Some(clocks) = &mut self.clocks {
+            let before = *clocks;
+            if clocks[mover.index()]
+                .charge(elapsed, Duration::ZERO)
+                .is_err()
+            {
+                self.end = Some((GameResult::win_for(mover.flip()), GameEnd::TimeForfeit));
+                self.version += 1;
+                return false;
+            }
+            self.clocks_before.push(before);
+        }
+        let ms = elapsed.as_millis() as u64;
+        self.played
+            .push(PlayedMove::new(&self.position, played, score, depth, ms));
+        self.notes.push(MoveNote { score, depth, ms });
+        self.position.make_move(played);
+        self.moves.push(played);
+        self.turn_started = Instant::now();
+        self.end = self.rules_end();
+        self.version += 1;
+        true
+    }
+
+    /// Who made the move of `ply` (from 0).
+    fn mover_of(&self, ply: usize) -> Color {
+        if ply % 2 == 0 {
+            self.start.side_to_move()
+        } else {
+            self.start.side_to_move().flip()
+        }
+    }
+
+    /// The index of the person's last move.
+    fn last_human_move(&self) -> Option<usize> {
+        (0..self.moves.len())
+            .rev()
+            .find(|&ply| self.mover_of(ply) == self.human)
+    }
+
+    fn stop_engine(&mut self) {
+        if let Some(mut search) = self.search.take() {
+            self.search_token += 1;
+            search.stop();
+            self.version += 1;
+        }
+    }
+
+    fn clock_view(&self) -> Option<ClockView> {
+        let clocks = self.clocks.as_ref()?;
+        let running = self.end.is_none().then(|| self.position.side_to_move());
+        let left = |color: Color| {
+            let remaining = clocks[color.index()].remaining;
+            let remaining = if running == Some(color) {
+                remaining.saturating_sub(self.turn_started.elapsed())
+            } else {
+                remaining
+            };
+            remaining.as_millis() as u64
+        };
+        Some(ClockView {
+            white_ms: left(Color::White),
+            black_ms: left(Color::Black),
+            running: running.map(Side::from),
+        })
+    }
+
+    fn engine_name(&self) -> String {
+        format!(
+            "Kurier {} ({})",
+            env!("CARGO_PKG_VERSION"),
+            self.limit.describe()
+        )
+    }
+}
+
+impl<B: Bitboard> LiveGame for Table<B> {
+    fn version(&self) -> u64 {
+        self.version
+    }
+
+    fn view(&mut self) -> GameView {
+        self.check_flag();
+        let human_to_move = self.end.is_none() && self.position.side_to_move() == self.human;
+        GameView {
+            id: self.id,
+            version: self.version,
+            variant: self.variant.clone(),
+            human: self.human.into(),
+            limit: self.limit,
+            limit_text: self.limit.describe(),
+            position: Snapshot::of(&self.position),
+            start_fen: self.start.fen(),
+            moves: self.played.clone(),
+            legal: if human_to_move {
+                legal_moves(&self.position)
+            } else {
+                Vec::new()
+            },
+            thinking: self.search.is_some(),
+            over: self.end.map(|(result, end)| GameOver {
+                result: result.pgn().to_string(),
+                termination: end.description(),
+                winner: match result {
+                    GameResult::WhiteWins => Some(Side::White),
+                    GameResult::BlackWins => Some(Side::Black),
+                    GameResult::Draw => None,
+                },
+            }),
+            clock: self.clock_view(),
+            can_take_back: self.last_human_move().is_some(),
+        }
+    }
+
+    fn play(&mut self, uci: &str) -> Result<(), ApiError> {
+        self.check_flag();
+        if let Some((result, end)) = self.end {
+            return Err(ApiError::conflict(format!(
+                "the game is over ({} by {}); take back or start a new game",
+                result.pgn(),
+                end.description()
+            )));
+        }
+        if self.position.side_to_move() != self.human {
+            return Err(ApiError::conflict(
+                "it is Kurier's move; wait for it or take back",
+            ));
+        }
+        if uci.chars().count() > MAX_MOVE_CHARS {
+            let start: String = uci.chars().take(MAX_MOVE_CHARS).collect();
+            return Err(ApiError::bad_request(format!(
+                "move '{start}...': {} characters, too long for a move",
+                uci.chars().count()
+            )));
+        }
+        let played = self
+            .position
+            .parse_uci(uci)
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        if self.record(played, None, 0) {
+            Ok(())
+        } else {
+            Err(ApiError::conflict(
+                "your time ran out: the move came too late",
+            ))
+        }
+    }
+
+    fn take_back(&mut self) -> Result<(), ApiError> {
+        let Some(first_undone) = self.last_human_move() else {
+            return Err(ApiError::conflict("there is no move of yours to take back"));
+        };
+        self.stop_engine();
+        while self.moves.len() > first_undone {
+            self.position.unmake_move();
+            self.moves.pop();
+            self.played.pop();
+            self.notes.pop();
+        }
+        if let Some(clocks) = &mut self.clocks {
+            if let Some(&before) = self.clocks_before.get(first_undone) {
+                *clocks = before;
+            }
+            self.clocks_before.truncate(first_undone);
+        }
+        self.turn_started = Instant::now();
+        self.end = self.rules_end();
+        self.version += 1;
+        Ok(())
+    }
+
+    fn start_engine(
+        &mut self,
+        events: &broadcast::Sender<GameEvent>,
+    ) -> Option<oneshot::Receiver<EngineDone>> {
+        if self.end.is_some() || self.position.side_to_move() == self.human || self.search.is_some()
+        {
+            return None;
+        }
+        self.search_token += 1;
+        let token = self.search_token;
+        let limits = Limits {
+            nodes: match self.limit {
+                EngineLimit::Nodes { nodes } => Some(nodes),
+                EngineLimit::Clock { .. } => None,
+            },
+            clock: self.clocks.map(|clocks| Clock {
+                time: clocks.map(|c| c.remaining),
+                increment: clocks.map(|c| c.increment),
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let job = SearchJob {
+            position: self.position.clone(),
+            evaluator: Arc::clone(&self.evaluator),
+            tt: Arc::clone(&self.tt),
+            histories: Arc::clone(&self.histories),
+            limits,
+            config: Config::default(),
+            ponder: false,
+        };
+        let reports = events.clone();
+        let (done, receiver) = oneshot::channel();
+        self.search = Some(SearchThread::start(
+            job,
+            move |position, report| {
+                // No page listening is no reason to stop thinking.
+                let _ = reports.send(GameEvent::Thinking(Thinking::new(position, report)));
+            },
+            move |_, result| {
+                // The game may be gone by now; then so is its receiver.
+                let _ = done.send(EngineDone { token, result });
+            },
+        ));
+        self.version += 1;
+        Some(receiver)
+    }
+
+    fn finish_engine(&mut self, done: EngineDone) -> bool {
+        if done.token != self.search_token {
+            return false;
+        }
+        let Some(mut search) = self.search.take() else {
+            return false;
+        };
+        search.join();
+        self.version += 1;
+        // The search has a legal move in every position that is not over,
+        // which is the only kind it is started in.
+        let Some(best) = done
+            .result
+            .best
+            .filter(|best| self.position.legal_moves().contains(best))
+        else {
+            self.end = self.rules_end();
+            return true;
+        };
+        let score = MoveScore::from(Score::from_internal(done.result.score));
+        self.record(best, Some(score), done.result.depth);
+        true
+    }
+
+    fn pgn(&mut self) -> String {
+        self.check_flag();
+        let (white, black) = match self.human {
+            Color::White => ("Human".to_string(), self.engine_name()),
+            Color::Black => (self.engine_name(), "Human".to_string()),
+        };
+        let mut tags = vec![
+            ("Event".to_string(), "kurier serve".to_string()),
+            ("Site".to_string(), "kurier serve".to_string()),
+            ("Date".to_string(), utc_date(SystemTime::now())),
+            ("Round".to_string(), "-".to_string()),
+            ("White".to_string(), white),
+            ("Black".to_string(), black),
+        ];
+        if let Some((_, end)) = self.end {
+            tags.push(("Termination".to_string(), end.description()));
+        }
+        if let Some(control) = self.limit.time_control() {
+            tags.push(("TimeControl".to_string(), control.to_string()));
+        }
+        let result = self.end.map_or("*", |(result, _)| result.pgn());
+        let comments: Vec<String> = self.notes.iter().map(move_comment).collect();
+        write_game(&tags, &self.start, &self.moves, result, Some(&comments))
+    }
+
+    fn file_name(&self) -> String {
+        // A loaded variant's name may hold anything; a header may not.
+        let variant: String = self
+            .variant
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        format!("kurier-{variant}-game{}.pgn", self.id)
+    }
+}
