@@ -222,6 +222,9 @@ fn is_linear<B: Bitboard>(position: &Position<B>, evaluator: &Evaluator<B>) -> b
     own == i64::from(evaluator.evaluate(position))
 }
 
+/// A position's record with its feature entries.
+type Described = (PositionRecord, Vec<FeatureEntry>);
+
 /// The positions of `games` with their features; how many games gave any.
 fn collect_positions<B: Bitboard>(
     game: &Arc<Game<B>>,
@@ -230,7 +233,7 @@ fn collect_positions<B: Bitboard>(
     args: &TexelArgs,
 ) -> Result<(Vec<PositionRecord>, Vec<FeatureEntry>, usize), String> {
     let evaluator = Evaluator::new(game, start.clone());
-    let per_game: Vec<Result<Vec<(PositionRecord, Vec<FeatureEntry>)>, String>> = games
+    let per_game: Vec<Result<Vec<Described>, String>> = games
         .par_iter()
         .enumerate()
         .map(|(index, entry)| {
