@@ -2,38 +2,12 @@
 //! lowers their loss, writes a parameter file the engine loads, keeps
 //! every pawn below what it promotes to, and bad input is named.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
 use kurier_engine::eval::{EvalParams, Pair};
 use kurier_engine::variant::Variant;
 
-const TUNE: &str = env!("CARGO_BIN_EXE_kurier-tune");
+mod common;
 
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kurier-texel-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
-    dir
-}
-
-fn tune(args: &[&str]) -> Output {
-    Command::new(TUNE)
-        .args(args)
-        .output()
-        .expect("kurier-tune runs")
-}
-
-fn succeed(args: &[&str]) -> String {
-    let output = tune(args);
-    assert!(
-        output.status.success(),
-        "kurier-tune {args:?} failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
+use common::{refused, scratch, succeed};
 
 fn small_match(variant: &str, out: &str) {
     succeed(&[
@@ -122,7 +96,7 @@ fn journals_without_the_variant_and_missing_files_are_named() {
     let run = dir.join("chess-run");
     small_match("chess", run.to_str().unwrap());
     let out = dir.join("out.toml");
-    let output = tune(&[
+    let error = refused(&[
         "texel",
         "--variant",
         "courier",
@@ -130,13 +104,11 @@ fn journals_without_the_variant_and_missing_files_are_named() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(!output.status.success());
-    let error = String::from_utf8_lossy(&output.stderr);
     assert!(error.contains("no game of courier in"), "{error}");
     assert!(!out.exists());
 
     let missing = dir.join("nowhere").join("journal.jsonl");
-    let output = tune(&[
+    let error = refused(&[
         "texel",
         "--variant",
         "courier",
@@ -144,7 +116,5 @@ fn journals_without_the_variant_and_missing_files_are_named() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(!output.status.success());
-    let error = String::from_utf8_lossy(&output.stderr);
     assert!(error.contains("nowhere"), "{error}");
 }

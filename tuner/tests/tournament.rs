@@ -4,8 +4,8 @@
 //! crash, hang or cheat losing their games while the tournament goes on.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use kurier_engine::game::AnyGame;
@@ -15,34 +15,11 @@ use kurier_tuner::export::note_of_comment;
 use kurier_tuner::pgn::{read_games, replay, PgnGame};
 use serde_json::Value;
 
-const TUNE: &str = env!("CARGO_BIN_EXE_kurier-tune");
+mod common;
+
+use common::{scratch, succeed, tune, TUNE};
+
 const FAKE: &str = env!("CARGO_BIN_EXE_kurier-fake-engine");
-
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kurier-tune-{name}-{}", std::process::id()));
-    // Left over from an earlier run of the same process id, if at all.
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the temporary folder is writable");
-    dir
-}
-
-fn tune(args: &[&str]) -> Output {
-    Command::new(TUNE)
-        .args(args)
-        .output()
-        .expect("kurier-tune runs")
-}
-
-fn succeed(args: &[&str]) -> String {
-    let output = tune(args);
-    assert!(
-        output.status.success(),
-        "kurier-tune {args:?} failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
 
 fn json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).expect("the file was written");

@@ -4,41 +4,14 @@
 //! another variant) is refused with a one-line error that names it.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-const TUNE: &str = env!("CARGO_BIN_EXE_kurier-tune");
+mod common;
+
+use common::{refused, scratch, tune};
 
 /// The worked example of the variant file format.
 fn courier_spiel() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/variants/examples/courier-spiel.toml")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("values-cli-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn tune(args: &[&str]) -> Output {
-    Command::new(TUNE)
-        .args(args)
-        .output()
-        .expect("kurier-tune runs")
-}
-
-/// The one-line error of a failed command.
-fn refused(args: &[&str]) -> String {
-    let output = tune(args);
-    assert!(!output.status.success(), "kurier-tune {args:?} succeeded");
-    let stderr = String::from_utf8_lossy(&output.stderr)
-        .trim_end()
-        .to_string();
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "not one line: {stderr}");
-    assert!(lines[0].starts_with("kurier-tune: "), "{stderr}");
-    stderr
 }
 
 #[test]
