@@ -108,17 +108,11 @@ pub fn category_plot(
                 .filter_map(|(i, p)| p.map(|(v, interval)| (i as f64 + offset, v, interval)))
                 .collect();
             chart
-                .draw_series(points.iter().filter_map(|&(x, _, interval)| {
-                    interval.map(|i| {
-                        ErrorBar::new_vertical(
-                            x,
-                            i.low,
-                            (i.low + i.high) / 2.0,
-                            i.high,
-                            color.filled(),
-                            6,
-                        )
-                    })
+                .draw_series(points.iter().filter_map(|&(x, value, interval)| {
+                    // The bar's own mark sits on the estimate, which a
+                    // skewed interval does not centre.
+                    interval
+                        .map(|i| ErrorBar::new_vertical(x, i.low, value, i.high, color.filled(), 6))
                 }))
                 .map_err(|e| e.to_string())?;
             if joined {
