@@ -2,6 +2,8 @@
 //! lowers their loss, writes a parameter file the engine loads, keeps
 //! every pawn below what it promotes to, and bad input is named.
 
+use std::path::Path;
+
 use kurier_engine::eval::{EvalParams, Pair};
 use kurier_engine::variant::Variant;
 
@@ -43,20 +45,26 @@ fn losses(summary: &str) -> (f64, f64) {
     (numbers.next().unwrap(), numbers.next().unwrap())
 }
 
+/// `texel --variant courier JOURNAL --out OUT`.
+fn texel_courier<'a>(journal: &'a Path, out: &'a Path) -> [&'a str; 6] {
+    let path = |p: &'a Path| p.to_str().expect("a UTF-8 path");
+    [
+        "texel",
+        "--variant",
+        "courier",
+        path(journal),
+        "--out",
+        path(out),
+    ]
+}
+
 #[test]
 fn a_fit_to_a_match_lowers_its_loss_and_keeps_pawns_below_their_promotion() {
     let dir = scratch("fit");
     let run = dir.join("run");
     small_match("courier", run.to_str().unwrap());
     let out = dir.join("courier.toml");
-    let summary = succeed(&[
-        "texel",
-        "--variant",
-        "courier",
-        run.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let summary = succeed(&texel_courier(&run, &out));
     let (before, after) = losses(&summary);
     // The L2 pull only adds to the loss, and the starting weights are a
     // candidate of the penalised fit: the plain loss cannot rise.
@@ -96,25 +104,11 @@ fn journals_without_the_variant_and_missing_files_are_named() {
     let run = dir.join("chess-run");
     small_match("chess", run.to_str().unwrap());
     let out = dir.join("out.toml");
-    let error = refused(&[
-        "texel",
-        "--variant",
-        "courier",
-        run.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let error = refused(&texel_courier(&run, &out));
     assert!(error.contains("no game of courier in"), "{error}");
     assert!(!out.exists());
 
     let missing = dir.join("nowhere").join("journal.jsonl");
-    let error = refused(&[
-        "texel",
-        "--variant",
-        "courier",
-        missing.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let error = refused(&texel_courier(&missing, &out));
     assert!(error.contains("nowhere"), "{error}");
 }
