@@ -196,6 +196,16 @@ impl<B: Bitboard> Evaluator<B> {
         self.finish(position, &sum, self.phase(position))
     }
 
+    /// Whether the evaluation of `position` is scaled toward a draw
+    /// (drawish material): then it is not the tapered sum of its
+    /// weighted terms.
+    pub fn is_scaled(&self, position: &Position<B>) -> bool {
+        let mut sum = self.sum();
+        self.terms(position, &mut sum);
+        let white = tapered(&sum, self.phase(position));
+        self.scale(position, white) != FULL_SCALE
+    }
+
     /// The evaluation, or, when the terms that need no move generation
     /// already put it more than [`LAZY_MARGIN`] outside `(alpha, beta)`,
     /// that cheaper estimate. The flag says whether the result is exact.
@@ -244,7 +254,7 @@ impl<B: Bitboard> Evaluator<B> {
     /// Tapers the summed terms by the game phase, scales drawish
     /// endgames, and turns the result to the side to move's view.
     fn finish(&self, position: &Position<B>, sum: &Sum<'_>, phase: i32) -> i32 {
-        let tapered = (sum.middlegame * phase + sum.endgame * (MAX_PHASE - phase)) / MAX_PHASE;
+        let tapered = tapered(sum, phase);
         let score = tapered * self.scale(position, tapered) / FULL_SCALE;
         match position.side_to_move() {
             Color::White => score,
@@ -627,4 +637,9 @@ fn phase_material<B: Bitboard>(position: &Position<B>, params: &EvalParams) -> i
         .filter(|&t| t != game.king && !game.is_pawn(t))
         .map(|t| position.type_pieces(t).count() as i32 * params.piece_value(t).0.max(0))
         .sum()
+}
+
+/// The White-view sum of `sum`'s terms, tapered by the game `phase`.
+fn tapered(sum: &Sum<'_>, phase: i32) -> i32 {
+    (sum.middlegame * phase + sum.endgame * (MAX_PHASE - phase)) / MAX_PHASE
 }

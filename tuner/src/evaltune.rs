@@ -21,9 +21,8 @@ use std::sync::Arc;
 
 use clap::Args;
 use kurier_engine::bitboard::Bitboard;
-use kurier_engine::eval::{Accumulator, EvalParams, Evaluator, Pair, MAX_PHASE};
+use kurier_engine::eval::{EvalParams, Evaluator, Pair};
 use kurier_engine::game::{AnyGame, Game};
-use kurier_engine::geometry::Color;
 use kurier_engine::position::Position;
 use kurier_engine::rules::GameResult;
 use kurier_engine::variant::Variant;
@@ -188,40 +187,6 @@ pub fn fit_games(
     })
 }
 
-/// Sums weighted terms in White's view, tapered as the engine does.
-struct Linear<'p> {
-    weights: &'p [Pair],
-    middlegame: i64,
-    endgame: i64,
-}
-
-impl Accumulator for Linear<'_> {
-    fn add(&mut self, index: usize, count: i32) {
-        let Pair(m, e) = self.weights[index];
-        self.middlegame += i64::from(m) * i64::from(count);
-        self.endgame += i64::from(e) * i64::from(count);
-    }
-}
-
-/// Whether the evaluation of `position` is the tapered sum of its
-/// weighted terms (it is not where drawish endgames are scaled).
-fn is_linear<B: Bitboard>(position: &Position<B>, evaluator: &Evaluator<B>) -> bool {
-    let mut sum = Linear {
-        weights: &evaluator.params().weights,
-        middlegame: 0,
-        endgame: 0,
-    };
-    evaluator.terms(position, &mut sum);
-    let phase = i64::from(evaluator.phase(position));
-    let max = i64::from(MAX_PHASE);
-    let white = (sum.middlegame * phase + sum.endgame * (max - phase)) / max;
-    let own = match position.side_to_move() {
-        Color::White => white,
-        Color::Black => -white,
-    };
-    own == i64::from(evaluator.evaluate(position))
-}
-
 /// A position's record with its feature entries.
 type Described = (PositionRecord, Vec<FeatureEntry>);
 
@@ -259,7 +224,7 @@ fn collect_positions<B: Bitboard>(
             let mut taken = Vec::new();
             while !line.is_empty() && taken.len() < usize::from(args.per_game) {
                 let (ply, candidate) = line.swap_remove(rng.below(line.len()));
-                if is_quiet(&candidate, &evaluator) && is_linear(&candidate, &evaluator) {
+                if is_quiet(&candidate, &evaluator) && !evaluator.is_scaled(&candidate) {
                     taken.push(describe_position(
                         &candidate,
                         &evaluator,
