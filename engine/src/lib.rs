@@ -25,6 +25,7 @@ pub mod notation;
 pub mod params;
 pub mod perft;
 pub mod position;
+pub mod prefetch;
 pub mod psq;
 pub mod rules;
 pub mod san;

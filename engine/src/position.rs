@@ -215,6 +215,33 @@ impl<B: Bitboard> Position<B> {
     pub fn key(&self) -> u64 {
         self.key
     }
+    /// The key [`Position::make_move`] would give after `played`, from the
+    /// moving and captured men alone: exact for every move that changes
+    /// no first-move right and no en-passant square, and only a guess for
+    /// the others. For prefetching the table's entry before the move is
+    /// made, never for looking it up.
+    #[inline]
+    pub fn key_after(&self, played: Move) -> u64 {
+        let z = &self.game.zobrist;
+        let (from, to) = (Square::new(played.from()), Square::new(played.to()));
+        let us = self.side;
+        let key = self.key ^ z.side();
+        let Some(piece) = self.piece_at(from) else {
+            return key;
+        };
+        let moved_type = if played.kind() == MoveKind::Promotion {
+            usize::from(played.extra())
+        } else {
+            piece.piece_type()
+        };
+        let key = key ^ z.piece(us, piece.piece_type(), from) ^ z.piece(us, moved_type, to);
+        match self.piece_at(to) {
+            Some(captured) if played.kind() != MoveKind::Castling => {
+                key ^ z.piece(captured.color(), captured.piece_type(), to)
+            }
+            _ => key,
+        }
+    }
     /// How many moves have been made since the position was set up.
     #[inline(always)]
     pub fn plies_played(&self) -> usize {

@@ -27,6 +27,7 @@ use crate::history::{ContinuationRow, History, SearchHistories};
 use crate::movepick::{MovePicker, PickerBuffers, PickerContext};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
+use crate::prefetch::prefetch;
 use crate::rules::{GameResult, Outcome};
 use crate::see::see_at_least;
 use crate::time::Clock;
@@ -550,6 +551,9 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
 
     /// Makes `played` at `ply` and records it in the frame.
     fn make(&mut self, played: Move, ply: usize) {
+        let key_after = self.position.key_after(played);
+        self.shared.tt.prefetch(key_after);
+        prefetch(&self.eval_cache[key_after as usize & (EVAL_CACHE - 1)]);
         let code = self.piece_code(played.from());
         let to = played.to();
         let row = self.history.row(code, to);

@@ -5,8 +5,11 @@
 //! evaluation in its lower 16 (Hyatt's lockless scheme, with 48 bits of
 //! key): a torn write from two threads leaves a pair whose check fails,
 //! so it reads as a miss instead of wrong data. Slots are grouped in
-//! buckets of four; a new entry replaces the one of the same key, else
-//! the least worth keeping (shallow, or from an older search).
+//! buckets of four, one cache line each; a new entry replaces the one of
+//! the same key, else the least worth keeping (shallow, or from an older
+//! search). The search asks for a bucket's line ahead of time
+//! ([`TranspositionTable::prefetch`]): a probe is mostly the wait for
+//! memory.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -61,9 +64,14 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// The slots one key can use, on one cache line.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET]);
+
 /// A lockless hash table of search results.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     generation: AtomicU8,
 }
 
@@ -108,6 +116,38 @@ impl Entry {
     }
 }
 
+/// Asks Linux to back the (not yet touched) allocation of `buckets` with
+/// 2 MiB pages where it can: a probe lands on a random line of the
+/// table, and with 4 KiB pages nearly every probe of a 64 MiB table also
+/// misses the TLB. A hint only, as in Stockfish's large-page allocation;
+/// elsewhere, or when the system says no, the table works as before.
+fn advise_huge_pages(buckets: &Vec<Bucket>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE_PAGE: usize = 2 * 1024 * 1024;
+        let start = buckets.as_ptr() as usize;
+        let end = start + buckets.capacity() * std::mem::size_of::<Bucket>();
+        let first = start.next_multiple_of(HUGE_PAGE);
+        let last = end / HUGE_PAGE * HUGE_PAGE;
+        if last > first {
+            // SAFETY: the range lies inside the vector's own allocation;
+            // MADV_HUGEPAGE changes only how the kernel backs the pages,
+            // never their contents, and its failure is harmless.
+            // Measured with the prefetch: courier search 22% faster
+            // (bench/README, "What the nodes cost now").
+            unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buckets;
+}
+
 fn generation_of(data: u64) -> u8 {
     ((data >> 53) & 63) as u8
 }
@@ -120,18 +160,24 @@ impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one bucket).
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) * 1024 * 1024;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let mut slots = Vec::with_capacity(buckets * BUCKET);
-        slots.resize_with(buckets * BUCKET, Slot::default);
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        advise_huge_pages(&buckets);
+        buckets.resize_with(count, Bucket::default);
         TranspositionTable {
-            slots,
+            buckets,
             generation: AtomicU8::new(0),
         }
     }
 
+    /// Every slot of the table.
+    fn slots(&self) -> impl Iterator<Item = &Slot> {
+        self.buckets.iter().flat_map(|bucket| &bucket.0)
+    }
+
     /// Empties the table (for a new game).
     pub fn clear(&self) {
-        for slot in &self.slots {
+        for slot in self.slots() {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
@@ -142,11 +188,18 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn bucket(&self, key: u64) -> &[Slot] {
-        let buckets = self.slots.len() / BUCKET;
+    fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
         // Multiply-shift maps the key evenly onto the buckets.
-        let index = ((u128::from(key) * buckets as u128) >> 64) as usize;
-        &self.slots[index * BUCKET..(index + 1) * BUCKET]
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index].0
+    }
+
+    /// Asks the processor to bring `key`'s bucket into the cache, so that
+    /// a probe soon after need not wait for memory. A hint only: it
+    /// changes no result.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        crate::prefetch::prefetch(self.bucket(key));
     }
 
     /// Whether a slot's words hold an entry for `key`.
@@ -212,9 +265,10 @@ impl TranspositionTable {
     /// Permille of a sample of slots used in the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 63;
-        let sample = self.slots.len().min(1000);
-        let used = self.slots[..sample]
-            .iter()
+        let sample = (self.buckets.len() * BUCKET).min(1000);
+        let used = self
+            .slots()
+            .take(sample)
             .filter(|slot| {
                 let data = slot.data.load(Ordering::Relaxed);
                 data != 0 && generation_of(data) == generation

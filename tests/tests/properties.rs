@@ -187,12 +187,27 @@ fn check_position<B: Bitboard>(position: &mut Position<B>) {
     let rest: BTreeSet<String> = legal.difference(&legal_tactical).cloned().collect();
     assert_eq!(quiet, rest, "quiet-only generation in {fen}");
 
-    // Check before the move equals check after it.
+    // Check before the move equals check after it; the key predicted for
+    // prefetching equals the key computed from scratch after the move
+    // whenever no first-move right and no en-passant square changes.
     let in_check = position.in_check();
     for m in position.legal_moves() {
         let predicted = position.gives_check(m);
+        let predicted_key = position.key_after(m);
+        let (unmoved, en_passant) = (position.unmoved(), position.en_passant_squares());
         position.make_move(m);
         let actual = position.in_check();
+        if position.unmoved() == unmoved
+            && en_passant.is_empty()
+            && position.en_passant_squares().is_empty()
+        {
+            assert_eq!(
+                predicted_key,
+                position.compute_key(),
+                "key_after of {} in {fen}",
+                before.uci(m)
+            );
+        }
         position.unmake_move();
         assert_eq!(
             predicted,
