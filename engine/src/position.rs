@@ -487,8 +487,6 @@ impl<B: Bitboard> Position<B> {
     /// Plays a legal move (from [`Position::legal_moves`]); an illegal one
     /// leaves the position in an unspecified but memory-safe state.
     pub fn make_move(&mut self, played: Move) {
-        let game = Arc::clone(&self.game);
-        let z = &game.zobrist;
         let from = Square::new(played.from());
         let to = Square::new(played.to());
         let us = self.side;
@@ -500,15 +498,15 @@ impl<B: Bitboard> Position<B> {
 
         match played.kind() {
             MoveKind::Castling => {
-                let rule = &game.castlings[usize::from(played.extra())];
+                let rule = self.game.castlings[usize::from(played.extra())].clone();
                 let king = self.remove(rule.king_from);
                 let partner = self.remove(rule.partner_from);
                 self.put(rule.king_to, king);
                 self.put(rule.partner_to, partner);
-                key ^= z.piece(us, king.piece_type(), rule.king_from)
-                    ^ z.piece(us, king.piece_type(), rule.king_to)
-                    ^ z.piece(us, partner.piece_type(), rule.partner_from)
-                    ^ z.piece(us, partner.piece_type(), rule.partner_to);
+                key ^= self.game.zobrist.piece(us, king.piece_type(), rule.king_from)
+                    ^ self.game.zobrist.piece(us, king.piece_type(), rule.king_to)
+                    ^ self.game.zobrist.piece(us, partner.piece_type(), rule.partner_from)
+                    ^ self.game.zobrist.piece(us, partner.piece_type(), rule.partner_to);
                 unmoved &= !(B::square(rule.king_from) | B::square(rule.partner_from));
                 if rule.keeps_right {
                     unmoved |= B::square(rule.king_to);
@@ -522,7 +520,7 @@ impl<B: Bitboard> Position<B> {
                 };
                 if self.board[captured_square.index()] != Piece::NONE {
                     let captured = self.remove(captured_square);
-                    key ^= z.piece(captured.color(), captured.piece_type(), captured_square);
+                    key ^= self.game.zobrist.piece(captured.color(), captured.piece_type(), captured_square);
                     self.halfmove = 0;
                     if let Some(undo) = self.history.last_mut() {
                         undo.captured = captured.0;
@@ -538,17 +536,17 @@ impl<B: Bitboard> Position<B> {
                     piece
                 };
                 self.put(to, moved);
-                key ^= z.piece(us, piece.piece_type(), from) ^ z.piece(us, moved.piece_type(), to);
+                key ^= self.game.zobrist.piece(us, piece.piece_type(), from) ^ self.game.zobrist.piece(us, moved.piece_type(), to);
                 unmoved &= !(B::square(from) | B::square(to));
-                if game.is_pawn(piece.piece_type()) {
+                if self.game.is_pawn(piece.piece_type()) {
                     self.halfmove = 0;
-                    let passed = game.sliders.between(from, to);
+                    let passed = self.game.sliders.between(from, to);
                     let forward =
-                        game.geometry.relative_rank(to, us) > game.geometry.relative_rank(from, us);
+                        self.game.geometry.relative_rank(to, us) > self.game.geometry.relative_rank(from, us);
                     if kind == MoveKind::Normal
                         && passed.any()
                         && forward
-                        && game.geometry.file_of(from) == game.geometry.file_of(to)
+                        && self.game.geometry.file_of(from) == self.game.geometry.file_of(to)
                     {
                         self.en_passant = passed;
                         self.en_passant_victim = to.byte();
@@ -556,9 +554,9 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
-        let unmoved = game.canonical_rights(unmoved);
+        let unmoved = self.game.canonical_rights(unmoved);
         for square in (unmoved ^ self.unmoved).squares() {
-            key ^= z.right(square);
+            key ^= self.game.zobrist.right(square);
         }
         self.unmoved = unmoved;
         if us == Color::Black {
@@ -568,7 +566,7 @@ impl<B: Bitboard> Position<B> {
         self.en_passant_keyed = self.en_passant.any() && self.has_legal_en_passant();
         if self.en_passant_keyed {
             for square in self.en_passant.squares() {
-                key ^= z.en_passant(square);
+                key ^= self.game.zobrist.en_passant(square);
             }
         }
         self.key = key;
@@ -623,7 +621,6 @@ impl<B: Bitboard> Position<B> {
         let Some(undo) = self.history.pop() else {
             return;
         };
-        let game = Arc::clone(&self.game);
         let played = undo.played;
         let from = Square::new(played.from());
         let to = Square::new(played.to());
@@ -635,7 +632,7 @@ impl<B: Bitboard> Position<B> {
         match played.kind() {
             _ if played == Move::NULL => {}
             MoveKind::Castling => {
-                let rule = &game.castlings[usize::from(played.extra())];
+                let rule = self.game.castlings[usize::from(played.extra())].clone();
                 let king = self.remove(rule.king_to);
                 let partner = self.remove(rule.partner_to);
                 self.put(rule.king_from, king);
