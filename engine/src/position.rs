@@ -503,10 +503,11 @@ impl<B: Bitboard> Position<B> {
                 let partner = self.remove(rule.partner_from);
                 self.put(rule.king_to, king);
                 self.put(rule.partner_to, partner);
-                key ^= self.game.zobrist.piece(us, king.piece_type(), rule.king_from)
-                    ^ self.game.zobrist.piece(us, king.piece_type(), rule.king_to)
-                    ^ self.game.zobrist.piece(us, partner.piece_type(), rule.partner_from)
-                    ^ self.game.zobrist.piece(us, partner.piece_type(), rule.partner_to);
+                let z = &self.game.zobrist;
+                key ^= z.piece(us, king.piece_type(), rule.king_from)
+                    ^ z.piece(us, king.piece_type(), rule.king_to)
+                    ^ z.piece(us, partner.piece_type(), rule.partner_from)
+                    ^ z.piece(us, partner.piece_type(), rule.partner_to);
                 unmoved &= !(B::square(rule.king_from) | B::square(rule.partner_from));
                 if rule.keeps_right {
                     unmoved |= B::square(rule.king_to);
@@ -520,7 +521,11 @@ impl<B: Bitboard> Position<B> {
                 };
                 if self.board[captured_square.index()] != Piece::NONE {
                     let captured = self.remove(captured_square);
-                    key ^= self.game.zobrist.piece(captured.color(), captured.piece_type(), captured_square);
+                    key ^= self.game.zobrist.piece(
+                        captured.color(),
+                        captured.piece_type(),
+                        captured_square,
+                    );
                     self.halfmove = 0;
                     if let Some(undo) = self.history.last_mut() {
                         undo.captured = captured.0;
@@ -536,13 +541,14 @@ impl<B: Bitboard> Position<B> {
                     piece
                 };
                 self.put(to, moved);
-                key ^= self.game.zobrist.piece(us, piece.piece_type(), from) ^ self.game.zobrist.piece(us, moved.piece_type(), to);
+                key ^= self.game.zobrist.piece(us, piece.piece_type(), from)
+                    ^ self.game.zobrist.piece(us, moved.piece_type(), to);
                 unmoved &= !(B::square(from) | B::square(to));
                 if self.game.is_pawn(piece.piece_type()) {
                     self.halfmove = 0;
                     let passed = self.game.sliders.between(from, to);
-                    let forward =
-                        self.game.geometry.relative_rank(to, us) > self.game.geometry.relative_rank(from, us);
+                    let forward = self.game.geometry.relative_rank(to, us)
+                        > self.game.geometry.relative_rank(from, us);
                     if kind == MoveKind::Normal
                         && passed.any()
                         && forward
