@@ -14,6 +14,9 @@
 //! - king safety: own men on the squares around the king, enemy attacks
 //!   on them;
 //! - tempo for the side to move;
+//! - threats: enemy pieces (neither pawns nor the king) attacked by a
+//!   pawn, attacked by a piece of lower middlegame value, and attacked
+//!   but not defended;
 //! - knowledge the rules demand: in bare-king variants a side's last man
 //!   is worth extra (losing it loses the game); against a side of at most
 //!   two men, the side ahead in material is rewarded for driving the
@@ -42,6 +45,7 @@ use crate::game::Game;
 use crate::geometry::{Color, Square};
 use crate::position::Position;
 use crate::psq::{PieceSquareTable, PieceSquareValue};
+use crate::variant::MAX_PIECE_TYPES;
 
 pub use crate::params::{EvalParams, Pair, ParamsError, Thresholds, BUILT_IN_VALUES};
 
@@ -69,10 +73,12 @@ impl Accumulator for Sum<'_> {
 }
 
 /// How far outside the search window the cheap part of the evaluation
-/// must be for the mobility terms to be skipped. Measured over every
-/// exact evaluation of the `kurier bench` searches of the five variants
-/// (2.6 million): the mobility terms moved the score by at most 195
-/// centipawns (ExCoCo; 99.9th percentile 85 to 136 by variant).
+/// must be for the mobility and threat terms to be skipped. Measured
+/// over every evaluation of the `kurier bench --depth 12` search of each
+/// variant: those terms moved the score by at most 250 (chess) to 410
+/// (courier) centipawns; 99th percentile 125 (chess) to 225 (courier),
+/// 99.9th 165 to 280. (The mobility terms alone, before the threats and
+/// courier's fitted weights: at most 195, 99.9th percentile 85 to 136.)
 pub const LAZY_MARGIN: i32 = 200;
 
 /// The largest game phase: all pieces of the start position on the board.
@@ -99,6 +105,36 @@ pub struct Evaluator<B> {
     only_pawn_type: Option<usize>,
     /// Material and square terms, and phase material, per piece and square.
     piece_squares: Arc<PieceSquareTable>,
+    /// The piece types that threats count (neither pawns nor the king),
+    /// by middlegame value, lowest first.
+    threat_order: Vec<usize>,
+}
+
+/// The squares one side attacks (capture targets, own men included:
+/// the squares it defends).
+#[derive(Clone, Copy)]
+struct Attacks<B> {
+    /// By piece type.
+    by_type: [B; MAX_PIECE_TYPES],
+    /// By the pawns.
+    pawns: B,
+    /// By anything.
+    all: B,
+}
+
+impl<B: Bitboard> Attacks<B> {
+    const NONE: Attacks<B> = Attacks {
+        by_type: [B::EMPTY; MAX_PIECE_TYPES],
+        pawns: B::EMPTY,
+        all: B::EMPTY,
+    };
+
+    /// Records that pieces of `piece_type` attack `targets`.
+    #[inline(always)]
+    fn add(&mut self, piece_type: usize, targets: B) {
+        self.by_type[piece_type] |= targets;
+        self.all |= targets;
+    }
 }
 
 impl<B: Bitboard> Evaluator<B> {
@@ -161,6 +197,10 @@ impl<B: Bitboard> Evaluator<B> {
         let start = Position::startpos(game.clone());
         let start_phase_material = phase_material(&start, &params);
         let piece_squares = Arc::new(piece_square_table(game, &params, &square_term));
+        let mut threat_order: Vec<usize> = (0..game.pieces.len())
+            .filter(|&t| t != game.king && !game.is_pawn(t))
+            .collect();
+        threat_order.sort_by_key(|&t| params.piece_value(t).0);
         Evaluator {
             params,
             square_term,
@@ -171,6 +211,7 @@ impl<B: Bitboard> Evaluator<B> {
             only_pawn_type: (game.pawn_types.count_ones() == 1)
                 .then(|| game.pawn_types.trailing_zeros() as usize),
             piece_squares,
+            threat_order,
         }
     }
 
@@ -386,13 +427,14 @@ impl<B: Bitboard> Evaluator<B> {
         score
     }
 
-    /// The terms that generate moves: mobility and attacks on the squares
-    /// around the enemy king.
+    /// The terms that generate moves: mobility, attacks on the squares
+    /// around the enemy king, and threats.
     fn mobility_terms<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
         let game = &**position.game();
         let tables = game.tables();
         let layout = &self.params.layout;
         let occupied = position.occupied();
+        let mut attacks = [Attacks::NONE; 2];
         for color in Color::BOTH {
             let sign = color_sign(color);
             let own = position.color_pieces(color);
@@ -400,16 +442,26 @@ impl<B: Bitboard> Evaluator<B> {
             let enemy_zone = game.pieces[game.king].capture_leaps[color.flip().index()]
                 [enemy_king.index()]
                 | B::square(enemy_king);
+            let attacks = &mut attacks[color.index()];
             let mut zone_attacks = 0;
             for (piece_type, moves) in game.pieces.iter().enumerate() {
-                if game.is_pawn(piece_type) || piece_type == game.king {
-                    continue;
-                }
                 let pieces = position.pieces(color, piece_type);
                 if pieces.is_empty() {
                     continue;
                 }
                 let initial = position.first_move_squares(moves, piece_type, color);
+                if game.is_pawn(piece_type) || piece_type == game.king {
+                    // No mobility term, but they threaten and defend.
+                    for square in pieces.squares() {
+                        let targets =
+                            moves.capture_targets(&tables, color, square, occupied, initial);
+                        attacks.add(piece_type, targets);
+                        if piece_type != game.king {
+                            attacks.pawns |= targets;
+                        }
+                    }
+                    continue;
+                }
                 let mut mobility = 0;
                 if moves.symmetric {
                     // Quiet targets equal capture targets: count them once.
@@ -418,6 +470,7 @@ impl<B: Bitboard> Evaluator<B> {
                             moves.capture_targets(&tables, color, square, occupied, initial);
                         mobility += (targets & !own).count() as i32;
                         zone_attacks += (targets & enemy_zone).count() as i32;
+                        attacks.add(piece_type, targets);
                     }
                 } else {
                     for square in pieces.squares() {
@@ -425,6 +478,7 @@ impl<B: Bitboard> Evaluator<B> {
                             moves.targets(&tables, color, square, occupied, initial);
                         mobility += ((quiet & !occupied) | (capture & !own)).count() as i32;
                         zone_attacks += (capture & enemy_zone).count() as i32;
+                        attacks.add(piece_type, capture);
                     }
                 }
                 if mobility != 0 {
@@ -432,6 +486,51 @@ impl<B: Bitboard> Evaluator<B> {
                 }
             }
             accumulator.add(layout.king_attack(), -sign * zone_attacks);
+        }
+        self.threat_terms(position, &attacks, accumulator);
+    }
+
+    /// The threats of each side: enemy pieces (neither pawns nor the
+    /// king) attacked by a pawn, by a piece of lower middlegame value,
+    /// and attacked without being defended.
+    fn threat_terms<A: Accumulator>(
+        &self,
+        position: &Position<B>,
+        attacks: &[Attacks<B>; 2],
+        accumulator: &mut A,
+    ) {
+        let layout = &self.params.layout;
+        for color in Color::BOTH {
+            let sign = color_sign(color);
+            let them = color.flip();
+            let ours = &attacks[color.index()];
+            let defended = attacks[them.index()].all;
+            // Their pieces that threats count, and those attacked by a
+            // lesser piece.
+            let mut targets = B::EMPTY;
+            let mut by_lesser = 0;
+            // Attacks of the types worth less than the current one, and
+            // of the types worth as much.
+            let mut lesser = B::EMPTY;
+            let mut equal = B::EMPTY;
+            let mut equal_value = None;
+            for &piece_type in &self.threat_order {
+                let value = self.params.piece_value(piece_type).0;
+                if equal_value != Some(value) {
+                    lesser |= equal;
+                    equal = B::EMPTY;
+                    equal_value = Some(value);
+                }
+                equal |= ours.by_type[piece_type];
+                let victims = position.pieces(them, piece_type);
+                targets |= victims;
+                by_lesser += (victims & lesser).count() as i32;
+            }
+            let by_pawn = (targets & ours.pawns).count() as i32;
+            let hanging = (targets & ours.all & !defended).count() as i32;
+            accumulator.add(layout.threat_by_pawn(), sign * by_pawn);
+            accumulator.add(layout.threat_by_lesser(), sign * by_lesser);
+            accumulator.add(layout.hanging(), sign * hanging);
         }
     }
 
@@ -642,4 +741,55 @@ fn phase_material<B: Bitboard>(position: &Position<B>, params: &EvalParams) -> i
 /// The White-view sum of `sum`'s terms, tapered by the game `phase`.
 fn tapered(sum: &Sum<'_>, phase: i32) -> i32 {
     (sum.middlegame * phase + sum.endgame * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::AnyGame;
+
+    /// Counts of each weight, White minus Black.
+    struct Counts(Vec<i32>);
+
+    impl Accumulator for Counts {
+        fn add(&mut self, index: usize, count: i32) {
+            self.0[index] += count;
+        }
+    }
+
+    /// Chess positions with the threats counted by hand, White minus
+    /// Black: (attacked by a pawn, attacked by a lesser piece, hanging).
+    /// Kaufman's values order the pieces (knight and bishop equal).
+    #[test]
+    fn threats_counted_by_hand() {
+        let AnyGame::Narrow(game) = AnyGame::built_in("chess").unwrap() else {
+            unreachable!("chess is 8x8")
+        };
+        let params = EvalParams::for_variant(&game.variant).unwrap();
+        let evaluator = Evaluator::new(&game, params);
+        let layout = &evaluator.params.layout;
+        let cases = [
+            // The d4 pawn forks bishop and knight; neither is defended.
+            ("4k3/7p/8/2b1n3/3P4/8/P7/3QK3 w - - 0 1", (2, 0, 2)),
+            // A knight attacks a rook that a pawn defends...
+            ("4k3/7p/2p5/3r4/8/4N3/P7/Q3K3 w - - 0 1", (0, 1, 0)),
+            // ...and that nothing defends.
+            ("4k3/7p/8/3r4/8/4N3/P7/Q3K3 w - - 0 1", (0, 1, 1)),
+            // A knight attacks a bishop: not a lesser piece, but it hangs.
+            ("4k3/7p/8/3b4/8/4N3/P7/Q3K3 w - - 0 1", (0, 0, 1)),
+            // Black's pawn attacks White's undefended knight.
+            ("4k3/8/8/8/3p4/4N3/P7/Q3K3 w - - 0 1", (-1, 0, -1)),
+        ];
+        for (fen, expected) in cases {
+            let position = Position::from_fen(game.clone(), fen).unwrap();
+            let mut counts = Counts(vec![0; evaluator.params.weights.len()]);
+            evaluator.terms(&position, &mut counts);
+            let found = (
+                counts.0[layout.threat_by_pawn()],
+                counts.0[layout.threat_by_lesser()],
+                counts.0[layout.hanging()],
+            );
+            assert_eq!(found, expected, "{fen}");
+        }
+    }
 }

@@ -130,8 +130,17 @@ impl Layout {
     pub(crate) fn mop_up_king_squares(&self) -> usize {
         self.doubled() + 8
     }
-    fn len(&self) -> usize {
+    pub(crate) fn threat_by_pawn(&self) -> usize {
         self.doubled() + 9
+    }
+    pub(crate) fn threat_by_lesser(&self) -> usize {
+        self.doubled() + 10
+    }
+    pub(crate) fn hanging(&self) -> usize {
+        self.doubled() + 11
+    }
+    fn len(&self) -> usize {
+        self.doubled() + 12
     }
 }
 
@@ -175,8 +184,9 @@ pub struct EvalParams {
 }
 
 /// The TOML form of [`EvalParams`], with weights named by piece letter
-/// and rank. The rules-knowledge entries may be left out (files written
-/// before they existed): they then take their default values.
+/// and rank. The rules-knowledge and threat entries may be left out
+/// (files written before they existed): they then take their default
+/// values.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ParamsFile {
@@ -195,6 +205,9 @@ struct ParamsFile {
     mop_up_edge: Option<Pair>,
     mop_up_kings: Option<Pair>,
     mop_up_king_squares: Option<Pair>,
+    threat_by_pawn: Option<Pair>,
+    threat_by_lesser: Option<Pair>,
+    hanging: Option<Pair>,
     thresholds: Option<Thresholds>,
 }
 
@@ -325,6 +338,9 @@ impl EvalParams {
         weights[layout.mop_up_edge()] = Pair(10, 10);
         weights[layout.mop_up_kings()] = Pair(5, 5);
         weights[layout.mop_up_king_squares()] = Pair(4, 4);
+        weights[layout.threat_by_pawn()] = Pair(50, 30);
+        weights[layout.threat_by_lesser()] = Pair(25, 15);
+        weights[layout.hanging()] = Pair(25, 10);
         EvalParams {
             variant: variant.name.clone(),
             letters: variant.pieces.iter().map(|p| p.letter).collect(),
@@ -437,6 +453,9 @@ impl EvalParams {
             mop_up_edge: Some(self.weights[layout.mop_up_edge()]),
             mop_up_kings: Some(self.weights[layout.mop_up_kings()]),
             mop_up_king_squares: Some(self.weights[layout.mop_up_king_squares()]),
+            threat_by_pawn: Some(self.weights[layout.threat_by_pawn()]),
+            threat_by_lesser: Some(self.weights[layout.threat_by_lesser()]),
+            hanging: Some(self.weights[layout.hanging()]),
             thresholds: Some(self.thresholds),
         };
         // Serialising plain maps, lists and integers cannot fail.
@@ -444,7 +463,8 @@ impl EvalParams {
     }
 
     /// Reads parameters written by [`EvalParams::to_toml`]; every weight
-    /// must be given but those of the rules knowledge, which default.
+    /// must be given but those of the rules knowledge and the threats,
+    /// which default.
     pub fn from_toml(
         variant: &Variant,
         text: &str,
@@ -512,6 +532,9 @@ impl EvalParams {
             (layout.mop_up_edge(), file.mop_up_edge),
             (layout.mop_up_kings(), file.mop_up_kings),
             (layout.mop_up_king_squares(), file.mop_up_king_squares),
+            (layout.threat_by_pawn(), file.threat_by_pawn),
+            (layout.threat_by_lesser(), file.threat_by_lesser),
+            (layout.hanging(), file.hanging),
         ] {
             if let Some(pair) = given {
                 params.weights[index] = pair;
@@ -536,8 +559,6 @@ impl EvalParams {
     }
 }
 
-/// Parses a TOML file that names the variant it is for, and checks
-/// that it is `variant`.
 /// The variant a parameter file (`EvalFile` format) names, read from its
 /// `variant` key alone.
 pub fn params_file_variant(text: &str, source: &str) -> Result<String, ParamsError> {
@@ -553,6 +574,8 @@ pub fn params_file_variant(text: &str, source: &str) -> Result<String, ParamsErr
         })
 }
 
+/// Parses a TOML file that names the variant it is for, and checks
+/// that it is `variant`.
 fn parse_for_variant<T: serde::de::DeserializeOwned>(
     variant: &Variant,
     text: &str,
