@@ -372,11 +372,7 @@ impl Summary {
                 sprt.llr,
                 sprt.lower,
                 sprt.upper,
-                match sprt.decision.as_str() {
-                    "H1" => "H1 accepted",
-                    "H0" => "H0 accepted",
-                    _ => "undecided",
-                }
+                decision_text(&sprt.decision)
             );
         }
         let terminations: Vec<String> = self
@@ -386,6 +382,16 @@ impl Summary {
             .collect();
         let _ = writeln!(out, "endings: {}", terminations.join(", "));
         out
+    }
+}
+
+/// How an SPRT's recorded decision (`H1`, `H0`, or anything else for
+/// one not reached) reads in a summary or a report.
+pub fn decision_text(decision: &str) -> &'static str {
+    match decision {
+        "H1" => "H1 accepted",
+        "H0" => "H0 accepted",
+        _ => "undecided",
     }
 }
 

@@ -119,6 +119,8 @@ fn every_command_reads_a_variant_file() {
         "100",
         "--max-plies",
         "40",
+        "--sprt",
+        "elo0=0,elo1=5",
         "--openings",
         book.to_str().unwrap(),
         "--out",
@@ -170,6 +172,8 @@ fn every_command_reads_a_variant_file() {
         "report",
         "--run",
         run.to_str().unwrap(),
+        "--validation",
+        &format!("a against b={}", matched.join("summary.json").display()),
         "--out",
         report.to_str().unwrap(),
     ]);
@@ -178,7 +182,29 @@ fn every_command_reads_a_variant_file() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(report.join("courier-spiel-values.md").exists());
+    // The validation match is in the report as the match's summary has it:
+    // two games cannot decide an SPRT, and the report says the match ran
+    // to its end undecided rather than "continue".
+    let markdown = std::fs::read_to_string(report.join("courier-spiel-values.md")).unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(matched.join("summary.json")).unwrap())
+            .unwrap();
+    let encounter = &summary["encounters"][0];
+    let tally = format!(
+        "W/D/L {}/{}/{}",
+        encounter["wins"], encounter["draws"], encounter["losses"]
+    );
+    let line = markdown
+        .lines()
+        .find(|line| line.contains("**a against b**"))
+        .unwrap_or_else(|| panic!("no validation line in\n{markdown}"));
+    assert!(line.contains("a (100 nodes) vs b (100 nodes)"), "{line}");
+    assert!(line.contains(&tally), "{line}");
+    assert!(line.contains("SPRT [0.0, 5.0]"), "{line}");
+    assert!(
+        line.contains("undecided; 2 of 2 games played, status finished"),
+        "{line}"
+    );
     // The run's folder refuses a run of another variant.
     let error = refused(&[
         "values",

@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::summary::decision_text;
 use serde_json::Value;
 
 use super::bootstrap::Interval;
@@ -86,7 +87,13 @@ impl Validation {
                 sprt["llr"].as_f64().unwrap_or(f64::NAN),
                 sprt["lower"].as_f64().unwrap_or(f64::NAN),
                 sprt["upper"].as_f64().unwrap_or(f64::NAN),
-                sprt["decision"].as_str().unwrap_or("?")
+                decision_text(sprt["decision"].as_str().unwrap_or("?"))
+            ));
+            lines.push(format!(
+                "{} of {} games played, status {}",
+                summary["games"]["played"],
+                summary["games"]["scheduled"],
+                summary["status"].as_str().unwrap_or("?")
             ));
         }
         Ok(Validation {
