@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::adjudication::Adjudication;
+use crate::play::SearchLimit;
 use crate::players::PlayerSpec;
 use crate::schedule::{Format, Schedule, Shard};
 use crate::stats::Sprt;
@@ -85,6 +86,34 @@ impl TournamentSettings {
             self.opening_count(),
             self.seed,
         )
+    }
+
+    /// A warning when the schedule plays a book's openings again while
+    /// every player searches to a fixed node count or depth: a
+    /// single-threaded engine then plays each replayed pair move for move
+    /// as before (its table and histories start empty at every game), so
+    /// those games repeat earlier ones and only seem to narrow the Elo
+    /// interval and move the SPRT. `None` when no game can repeat.
+    pub fn replay_warning(&self) -> Option<String> {
+        let OpeningSource::Book {
+            path, positions, ..
+        } = &self.openings
+        else {
+            return None;
+        };
+        let fixed_limits = self
+            .players
+            .iter()
+            .all(|player| !matches!(player.limit, SearchLimit::Clock(_)));
+        (self.pairs > *positions && fixed_limits).then(|| {
+            format!(
+                "warning: {} pairs from the {positions} openings of {path}: at a fixed node \
+                 or depth limit the pairs after the {positions}th replay earlier games move \
+                 for move and add nothing to the result; give a larger book \
+                 (kurier-tune openings --count N)",
+                self.pairs
+            )
+        })
     }
 
     /// The settings as JSON.

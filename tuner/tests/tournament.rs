@@ -267,6 +267,70 @@ fn a_round_robin_on_a_clock_and_a_book_plays_every_encounter() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A match at fixed nodes that plays more pairs than its book has
+/// openings: the replayed pair repeats the first move for move (so its
+/// games would only seem to add information), and the run says so; a
+/// clock, under which games differ, and a book large enough say nothing.
+#[test]
+fn pairs_past_the_book_at_fixed_nodes_repeat_their_games_and_are_warned_of() {
+    let dir = scratch("replay");
+    let book = dir.join("one.epd");
+    succeed(&[
+        "openings",
+        "--variant",
+        "courier",
+        "--count",
+        "1",
+        "--nodes",
+        "200",
+        "--out",
+        book.to_str().expect("UTF-8"),
+    ]);
+    let book = book.to_str().expect("UTF-8");
+    let run = |name: &str, limit: &[&str], pairs: &str| {
+        let out = dir.join(name);
+        let mut args = vec![
+            "match",
+            "--variant",
+            "courier",
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--pairs",
+            pairs,
+            "--max-plies",
+            "40",
+            "--concurrency",
+            "1",
+            "--openings",
+            book,
+            "--time-margin",
+            "500",
+            "--out",
+            out.to_str().expect("UTF-8"),
+        ];
+        args.extend_from_slice(limit);
+        let output = tune(&args);
+        assert!(output.status.success(), "{args:?} failed");
+        (String::from_utf8_lossy(&output.stderr).into_owned(), out)
+    };
+    let (stderr, out) = run("nodes", &["--nodes", "300"], "2");
+    assert!(
+        stderr.contains("warning: 2 pairs from the 1 openings"),
+        "{stderr}"
+    );
+    let games = journal_games(&out);
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[0]["moves"], games[2]["moves"]);
+    assert_eq!(games[1]["moves"], games[3]["moves"]);
+    let (stderr, _) = run("one-pair", &["--nodes", "300"], "1");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    let (stderr, _) = run("clock", &["--tc", "2+0.02"], "2");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The arguments of the run used by the resume and shard tests.
 fn run_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![

@@ -276,6 +276,9 @@ fn run_tournament(format: Format, args: TournamentArgs) -> Result<(), String> {
         Path::new("runs").join(format!("{format}-{variant}-seed{}{shard}", args.seed))
     });
     let prepared = tournament::prepare(request)?;
+    if let Some(warning) = prepared.settings.replay_warning() {
+        eprintln!("kurier-tune: {warning}");
+    }
     ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             // A second Ctrl-C: the user wants out now.
