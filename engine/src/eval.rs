@@ -25,7 +25,8 @@
 //!   wins, stalemates happen there). These mop-up terms grow linearly
 //!   with the lead, from nothing at [`Thresholds::mop_up_start`] to full
 //!   strength at [`Thresholds::mop_up_full`], and never count against
-//!   the side ahead.
+//!   the side ahead (their weights are kept at zero or more:
+//!   [`EvalParams::within_rules`]).
 //!
 //! Then drawish endgames are scaled toward zero: a side without pawns
 //! whose lead in material is below [`Thresholds::drawish_margin`] cannot
@@ -140,7 +141,7 @@ impl<B: Bitboard> Attacks<B> {
 impl<B: Bitboard> Evaluator<B> {
     /// Builds the tables for `params` on `game`.
     pub fn new(game: &Arc<Game<B>>, params: EvalParams) -> Evaluator<B> {
-        let params = params.capped_at_promotion(&game.variant);
+        let params = params.within_rules(&game.variant);
         let geometry = &game.geometry;
         let tables = game.tables();
         let squares = geometry.squares();

@@ -235,7 +235,7 @@ impl EvalParams {
                     let value = if piece.pawn { 100 } else { 0 };
                     params.weights[params.layout.material(piece_type)] = Pair(value, value);
                 }
-                Ok(params.capped_at_promotion(variant))
+                Ok(params.within_rules(variant))
             }
         }
     }
@@ -295,7 +295,7 @@ impl EvalParams {
                 ValueSpec::Phased(pair) => pair,
             };
         }
-        Ok(params.capped_at_promotion(variant))
+        Ok(params.within_rules(variant))
     }
 
     /// Reads a values file (`data/values/<variant>.toml` format).
@@ -353,6 +353,25 @@ impl EvalParams {
                 ..Thresholds::default()
             },
         }
+    }
+
+    /// These parameters kept to the knowledge the evaluation promises,
+    /// whatever a file or a fit gave: the pawn bonuses capped at the best
+    /// promotion ([`EvalParams::capped_at_promotion`]) and the three
+    /// mop-up weights at least zero in each phase, so that the mop-up
+    /// never counts against the side ahead (its features are counts of
+    /// steps and squares, never negative).
+    pub fn within_rules(self, variant: &Variant) -> EvalParams {
+        let mut params = self.capped_at_promotion(variant);
+        for index in [
+            params.layout.mop_up_edge(),
+            params.layout.mop_up_kings(),
+            params.layout.mop_up_king_squares(),
+        ] {
+            let Pair(middlegame, endgame) = params.weights[index];
+            params.weights[index] = Pair(middlegame.max(0), endgame.max(0));
+        }
+        params
     }
 
     /// These parameters with the pawn bonuses lowered where a pawn would
@@ -555,7 +574,7 @@ impl EvalParams {
             }
             params.thresholds = thresholds;
         }
-        Ok(params.capped_at_promotion(variant))
+        Ok(params.within_rules(variant))
     }
 }
 

@@ -211,6 +211,42 @@ fn mop_up_is_exact_in_the_corner_and_never_negative() {
     }
 }
 
+#[test]
+fn no_variant_default_lets_the_mop_up_count_against_the_side_ahead() {
+    // Each variant's default weights (courier's are fitted ones): king c3
+    // and rook on the last square against a bare king anywhere else; the
+    // mop-up may add, never take away. A fitted file once had all three
+    // weights below zero.
+    for (variant, files, ranks) in [
+        ("chess", 8, 8),
+        ("courier", 12, 8),
+        ("courier-moderno", 12, 8),
+        ("enhanced-courier", 12, 8),
+        ("excoco", 18, 10),
+    ] {
+        for rank in 0..ranks {
+            for file in 0..files {
+                let next_to_the_king = (file as i32 - 2).abs() <= 1 && (rank as i32 - 2).abs() <= 1;
+                if next_to_the_king || (rank, file) == (ranks - 1, files - 1) {
+                    continue;
+                }
+                let mut rows = vec![vec!['.'; files]; ranks];
+                rows[ranks - 1][files - 1] = 'R';
+                rows[2][2] = 'K';
+                rows[rank][file] = 'k';
+                let fen = board_fen(&rows) + " b - - 0 1";
+                let with = white_eval(variant, &fen);
+                let without = white_eval_with(variant, &fen, &without_mop_up);
+                assert!(
+                    with >= without,
+                    "{variant} {fen}: mop-up {}",
+                    with - without
+                );
+            }
+        }
+    }
+}
+
 /// The placement field of `rows` (rank 1 first, `.` empty).
 fn board_fen(rows: &[Vec<char>]) -> String {
     rows.iter()

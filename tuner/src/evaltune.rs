@@ -14,7 +14,11 @@
 //! [`crate::values::texel::fit_texel`]: the logistic scale is fitted to
 //! the starting weights and held, then every weight by Newton's method
 //! with an L2 pull toward the starting weights. The result keeps every
-//! pawn below its best promotion ([`EvalParams::capped_at_promotion`]).
+//! pawn below its best promotion and no mop-up weight below zero
+//! ([`EvalParams::within_rules`]): the mop-up's endgames are rare in the
+//! games (adjudicated before they are played out), and a fit there
+//! follows their noise, which once pushed all three weights of courier's
+//! file below zero.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -176,7 +180,7 @@ pub fn fit_games(
             .collect();
         loss(&design, None, &Penalty::default(), &columns) / positions as f64
     };
-    let params = fit.params.clone().capped_at_promotion(variant);
+    let params = fit.params.clone().within_rules(variant);
     Ok(TexelSummary {
         games: used,
         positions,
