@@ -40,8 +40,13 @@ pub const BUILT_IN_VALUES: [(&str, &str); 5] = [
 
 /// The fitted default parameters of the variants that have them
 /// (`data/params/<variant>.toml`, `EvalFile` format).
-pub const BUILT_IN_PARAMS: [(&str, &str); 1] =
-    [("courier", include_str!("../../data/params/courier.toml"))];
+pub const BUILT_IN_PARAMS: [(&str, &str); 2] = [
+    ("courier", include_str!("../../data/params/courier.toml")),
+    (
+        "enhanced-courier",
+        include_str!("../../data/params/enhanced-courier.toml"),
+    ),
+];
 
 /// How far below its best promotion a pawn one step from the last rank
 /// stays, in centipawns: promoting must always gain something.
