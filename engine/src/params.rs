@@ -40,8 +40,12 @@ pub const BUILT_IN_VALUES: [(&str, &str); 5] = [
 
 /// The fitted default parameters of the variants that have them
 /// (`data/params/<variant>.toml`, `EvalFile` format).
-pub const BUILT_IN_PARAMS: [(&str, &str); 2] = [
+pub const BUILT_IN_PARAMS: [(&str, &str); 3] = [
     ("courier", include_str!("../../data/params/courier.toml")),
+    (
+        "courier-moderno",
+        include_str!("../../data/params/courier-moderno.toml"),
+    ),
     (
         "enhanced-courier",
         include_str!("../../data/params/enhanced-courier.toml"),
