@@ -40,7 +40,8 @@ pub const BUILT_IN_VALUES: [(&str, &str); 5] = [
 
 /// The fitted default parameters of the variants that have them
 /// (`data/params/<variant>.toml`, `EvalFile` format).
-pub const BUILT_IN_PARAMS: [(&str, &str); 3] = [
+pub const BUILT_IN_PARAMS: [(&str, &str); 4] = [
+    ("chess", include_str!("../../data/params/chess.toml")),
     ("courier", include_str!("../../data/params/courier.toml")),
     (
         "courier-moderno",
@@ -51,6 +52,14 @@ pub const BUILT_IN_PARAMS: [(&str, &str); 3] = [
         include_str!("../../data/params/enhanced-courier.toml"),
     ),
 ];
+
+/// The text of the built-in values file of the variant named `name`.
+fn built_in_values_text(name: &str) -> Option<&'static str> {
+    BUILT_IN_VALUES
+        .iter()
+        .find(|(variant, _)| *variant == name)
+        .map(|(_, text)| *text)
+}
 
 /// How far below its best promotion a pawn one step from the last rank
 /// stays, in centipawns: promoting must always gain something.
@@ -227,11 +236,7 @@ impl EvalParams {
         if let Some(params) = EvalParams::built_in_params(variant)? {
             return Ok(params);
         }
-        let text = BUILT_IN_VALUES
-            .iter()
-            .find(|(name, _)| *name == variant.name)
-            .map(|(_, text)| *text);
-        match text {
+        match built_in_values_text(&variant.name) {
             Some(text) => EvalParams::with_values(
                 variant,
                 text,
@@ -247,6 +252,15 @@ impl EvalParams {
                 Ok(params.within_rules(variant))
             }
         }
+    }
+
+    /// The default weights with the built-in variant's own piece values
+    /// (`data/values/<variant>.toml`) as its material, for tests worked
+    /// out by hand with those values whatever the fitted files hold.
+    #[cfg(test)]
+    pub(crate) fn with_built_in_values(variant: &Variant) -> EvalParams {
+        let text = built_in_values_text(&variant.name).expect("a built-in variant");
+        EvalParams::with_values(variant, text, "built-in values").expect("built-in values parse")
     }
 
     /// The fitted parameters of `variant` in [`BUILT_IN_PARAMS`], if it

@@ -116,7 +116,7 @@ mod tests {
         let AnyGame::Narrow(game) = AnyGame::built_in("chess").unwrap() else {
             unreachable!("chess is 8x8")
         };
-        let params = EvalParams::for_variant(&game.variant).unwrap();
+        let params = EvalParams::with_built_in_values(&game.variant);
         let evaluator = Evaluator::new(&game, params);
         let check = |fen: &str, uci: &str, threshold: i32, expected: bool| {
             let position = Position::from_fen(game.clone(), fen).unwrap();
