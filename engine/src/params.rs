@@ -53,6 +53,12 @@ pub const BUILT_IN_PARAMS: [(&str, &str); 4] = [
     ),
 ];
 
+/// Whether `variant` is the built-in game of its name (a user's variant
+/// that shares the name but not the pieces is not).
+fn is_built_in_game(variant: &Variant) -> bool {
+    Variant::built_in(&variant.name).is_ok_and(|built_in| built_in == *variant)
+}
+
 /// The text of the built-in values file of the variant named `name`.
 fn built_in_values_text(name: &str) -> Option<&'static str> {
     BUILT_IN_VALUES
@@ -254,13 +260,22 @@ impl EvalParams {
         }
     }
 
-    /// The default weights with the built-in variant's own piece values
-    /// (`data/values/<variant>.toml`) as its material, for tests worked
-    /// out by hand with those values whatever the fitted files hold.
-    #[cfg(test)]
-    pub(crate) fn with_built_in_values(variant: &Variant) -> EvalParams {
-        let text = built_in_values_text(&variant.name).expect("a built-in variant");
-        EvalParams::with_values(variant, text, "built-in values").expect("built-in values parse")
+    /// The default weights with a built-in variant's suggested piece
+    /// values (its values file, `data/values/<variant>.toml`) as the
+    /// material, whatever its fitted parameters hold: the values a
+    /// designer proposed, which the tuner's reports measure against.
+    /// None for a user's variant (which has no such file), also one that
+    /// only shares a built-in game's name.
+    pub fn suggested(variant: &Variant) -> Option<Result<EvalParams, ParamsError>> {
+        if !is_built_in_game(variant) {
+            return None;
+        }
+        let text = built_in_values_text(&variant.name)?;
+        Some(EvalParams::with_values(
+            variant,
+            text,
+            &format!("built-in values of {}", variant.name),
+        ))
     }
 
     /// The fitted parameters of `variant` in [`BUILT_IN_PARAMS`], if it
@@ -273,11 +288,7 @@ impl EvalParams {
         else {
             return Ok(None);
         };
-        let built_in = Variant::built_in(&variant.name).map_err(|e| ParamsError {
-            source: format!("built-in parameters of {}", variant.name),
-            message: e.to_string(),
-        })?;
-        if built_in != *variant {
+        if !is_built_in_game(variant) {
             return Ok(None);
         }
         EvalParams::from_toml(

@@ -116,7 +116,9 @@ mod tests {
         let AnyGame::Narrow(game) = AnyGame::built_in("chess").unwrap() else {
             unreachable!("chess is 8x8")
         };
-        let params = EvalParams::with_built_in_values(&game.variant);
+        let params = EvalParams::suggested(&game.variant)
+            .expect("a built-in variant")
+            .expect("built-in values parse");
         let evaluator = Evaluator::new(&game, params);
         let check = |fen: &str, uci: &str, threshold: i32, expected: bool| {
             let position = Position::from_fen(game.clone(), fen).unwrap();

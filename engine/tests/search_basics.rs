@@ -101,15 +101,19 @@ fn evaluation_parameters_round_trip_through_toml() {
     }
 }
 
+/// The piece values of a built-in variant's suggested set, in centipawns.
+fn suggested_value(variant: &Variant, letter: char) -> i32 {
+    let params = EvalParams::suggested(variant)
+        .expect("a built-in variant has suggested values")
+        .unwrap();
+    params
+        .piece_value(variant.type_of_letter(letter).unwrap())
+        .0
+}
+
 #[test]
-fn excoco_starts_from_the_inventors_values() {
+fn excoco_suggests_the_inventors_values() {
     let variant = Variant::built_in("excoco").unwrap();
-    let params = EvalParams::for_variant(&variant).unwrap();
-    let value = |letter| {
-        params
-            .piece_value(variant.type_of_letter(letter).unwrap())
-            .0
-    };
     let suggested = [
         ('Q', 12),
         ('R', 7),
@@ -127,8 +131,25 @@ fn excoco_starts_from_the_inventors_values() {
         ('P', 1),
     ];
     for (letter, pawns) in suggested {
-        assert_eq!(value(letter), pawns * 100, "{letter}");
+        assert_eq!(suggested_value(&variant, letter), pawns * 100, "{letter}");
     }
+}
+
+#[test]
+fn chess_suggests_kaufmans_values_beside_its_fitted_weights() {
+    // Kaufman (1999), data/values/chess.toml; the fitted parameters the
+    // engine plays with have a material of their own.
+    let variant = Variant::built_in("chess").unwrap();
+    for (letter, centipawns) in [('P', 100), ('N', 325), ('B', 325), ('R', 500), ('Q', 975)] {
+        assert_eq!(suggested_value(&variant, letter), centipawns, "{letter}");
+    }
+    let fitted = EvalParams::for_variant(&variant).unwrap();
+    let queen = variant.type_of_letter('Q').unwrap();
+    assert_ne!(fitted.piece_value(queen).0, 975);
+    // A user's game that only shares a built-in name suggests nothing.
+    let mut own = variant.clone();
+    own.pieces.retain(|piece| piece.letter != 'Q');
+    assert!(EvalParams::suggested(&own).is_none());
 }
 
 #[test]

@@ -4,12 +4,13 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use kurier_engine::variant::Variant;
 
 use super::generate::GameEnding;
 use super::report::{values_tables, write_report, Validation};
 use super::run::{
-    journal_path, results, run, DesignOpenings, RecordedFile, RunHeader, RunSettings, RunState,
-    VALUES_MARK,
+    journal_path, results, run, suggested_values, DesignOpenings, RecordedFile, RunHeader,
+    RunSettings, RunState, VALUES_MARK,
 };
 use crate::adjudication::ResignRule;
 use crate::journal::read_lines;
@@ -295,7 +296,14 @@ pub fn report_command(args: &ReportArgs) -> Result<(), String> {
         ));
     }
     let contents = read_lines::<RunHeader, super::experiment::DesignGame>(&path, VALUES_MARK)?;
-    let header = contents.settings;
+    let mut header = contents.settings;
+    if header.settings.variant_file.is_none() {
+        // A built-in variant's suggested values are its values file's,
+        // taken afresh: runs recorded before the fitted parameters were
+        // told apart from them hold the fitted material instead.
+        let variant = Variant::built_in(&header.settings.variant).map_err(|e| e.to_string())?;
+        header.suggested = suggested_values(&variant, &header.types, &header.engine_values)?;
+    }
     if header.settings.shard.is_some() {
         return Err(format!(
             "{} is a shard's folder: merge the shards (kurier-tune merge) and report on the merged folder",

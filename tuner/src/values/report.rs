@@ -170,16 +170,36 @@ fn budget_heading(results: &RunResults, budget: &BudgetResult) -> String {
     )
 }
 
-/// One budget's values table: piece | suggested | designed | observational.
+/// Whether the engine played with other piece values than the suggested
+/// ones (a variant's fitted parameters, or `--engine-values`).
+fn engine_values_differ(results: &RunResults) -> bool {
+    results.header.engine_values != results.header.suggested
+}
+
+/// One budget's values table: piece | suggested | (engine, when its values
+/// differ) | designed | observational.
 pub fn values_table(results: &RunResults, budget: &BudgetResult) -> String {
     let types = &results.header.types;
-    let mut table = String::from(
-        "\n| piece | suggested | designed experiment (95% CI) | observational (95% CI) |\n|---|---:|---:|---:|\n",
-    );
+    let engine_column = engine_values_differ(results);
+    let mut table = String::from("\n| piece | suggested |");
+    if engine_column {
+        table.push_str(" engine plays |");
+    }
+    table.push_str(" designed experiment (95% CI) | observational (95% CI) |\n|---|---:|");
+    if engine_column {
+        table.push_str("---:|");
+    }
+    table.push_str("---:|---:|\n");
+    let engine_pawn = results.header.engine_values[types.pawn];
     for t in table_types(types) {
+        let engine = if engine_column {
+            format!(" {:.2} |", results.header.engine_values[t] / engine_pawn)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             table,
-            "| {} ({}) | {:.2} | {} | {} |",
+            "| {} ({}) | {:.2} |{engine} {} | {} |",
             types.names[t],
             types.letters[t],
             results.header.suggested[t],
@@ -194,8 +214,9 @@ pub fn values_table(results: &RunResults, budget: &BudgetResult) -> String {
         };
         let _ = writeln!(
             table,
-            "| {} pair (bonus) | - | {} | {} |",
+            "| {} pair (bonus) | - |{} {} | {} |",
             types.names[t],
+            if engine_column { " - |" } else { "" },
             cell(budget.design.as_ref()),
             cell(budget.observational.as_ref())
         );
@@ -519,6 +540,10 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
         s.seed,
         match &s.engine_values {
             Some(file) => format!("the values of `{}`", file.path),
+            None if engine_values_differ(results) => "the variant's default evaluation, its \
+                fitted parameters (`data/params/`), whose piece values (the tables' \"engine \
+                plays\" column, in the engine's own pawns) are not the suggested ones,"
+                .to_string(),
             None => "the variant's built-in values (the suggested ones)".to_string(),
         },
         s.batches,

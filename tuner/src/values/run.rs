@@ -329,6 +329,20 @@ struct Setup {
     suggested: Values,
 }
 
+/// The values a run's report measures against: a built-in variant's
+/// suggested ones (`data/values/<variant>.toml`, not the fitted
+/// parameters' material the engine may play with), else the engine's.
+pub fn suggested_values(
+    variant: &Variant,
+    types: &PieceTypes,
+    engine_values: &[f64],
+) -> Result<Values, String> {
+    match EvalParams::suggested(variant) {
+        Some(params) => Ok(values_of(&params.map_err(|e| e.to_string())?, types)),
+        None => Ok(engine_values.to_vec()),
+    }
+}
+
 fn setup(settings: &RunSettings) -> Result<Setup, String> {
     let variant = recorded_variant(&settings.variant, settings.variant_file.as_ref())?;
     let types = PieceTypes::of(&variant)?;
@@ -348,12 +362,7 @@ fn setup(settings: &RunSettings) -> Result<Setup, String> {
             variant.name, types.names[t], engine_values[t]
         ));
     }
-    let built_in_values = values_of(&built_in, &types);
-    let suggested = if types.pieces().iter().all(|&t| built_in_values[t] > 0.0) {
-        built_in_values
-    } else {
-        engine_values
-    };
+    let suggested = suggested_values(&variant, &types, &engine_values)?;
     Ok(Setup {
         variant,
         types,
