@@ -40,7 +40,7 @@ pub const BUILT_IN_VALUES: [(&str, &str); 5] = [
 
 /// The fitted default parameters of the variants that have them
 /// (`data/params/<variant>.toml`, `EvalFile` format).
-pub const BUILT_IN_PARAMS: [(&str, &str); 4] = [
+pub const BUILT_IN_PARAMS: [(&str, &str); 5] = [
     ("chess", include_str!("../../data/params/chess.toml")),
     ("courier", include_str!("../../data/params/courier.toml")),
     (
@@ -51,6 +51,7 @@ pub const BUILT_IN_PARAMS: [(&str, &str); 4] = [
         "enhanced-courier",
         include_str!("../../data/params/enhanced-courier.toml"),
     ),
+    ("excoco", include_str!("../../data/params/excoco.toml")),
 ];
 
 /// Whether `variant` is the built-in game of its name (a user's variant
