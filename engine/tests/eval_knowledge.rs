@@ -29,22 +29,33 @@ fn white_eval(variant: &str, fen: &str) -> i32 {
     white_eval_with(variant, fen, &|text| text)
 }
 
-/// The parameters' TOML with the three mop-up weights set to zero.
-fn without_mop_up(text: String) -> String {
+/// The parameters' TOML with the three mop-up weights (edge, kings,
+/// squares taken) set to `weights`, middlegame and endgame alike.
+fn with_mop_up(text: String, weights: [i32; 3]) -> String {
+    let names = ["mop_up_edge ", "mop_up_kings ", "mop_up_king_squares "];
     text.lines()
-        .map(|line| {
-            if ["mop_up_edge ", "mop_up_kings ", "mop_up_king_squares "]
-                .iter()
-                .any(|name| line.starts_with(name))
-            {
-                let name = line.split(' ').next().unwrap();
-                format!("{name} = [0, 0]")
-            } else {
-                line.to_string()
-            }
-        })
+        .map(
+            |line| match names.iter().position(|name| line.starts_with(name)) {
+                Some(index) => {
+                    let weight = weights[index];
+                    format!("{}= [{weight}, {weight}]", names[index])
+                }
+                None => line.to_string(),
+            },
+        )
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The parameters' TOML with the three mop-up weights set to zero.
+fn without_mop_up(text: String) -> String {
+    with_mop_up(text, [0, 0, 0])
+}
+
+/// The parameters' TOML with the hand-set mop-up weights: 10 cp a step
+/// toward the edge, 5 a step of the kings' approach, 4 a square taken.
+fn hand_set_mop_up(text: String) -> String {
+    with_mop_up(text, [10, 5, 4])
 }
 
 #[test]
@@ -187,9 +198,11 @@ fn mop_up_is_exact_in_the_corner_and_never_negative() {
     //   (a1-c3), so 15 steps at 5 cp;
     // - squares taken: of the king's b1, a2 and b2, only b2 is attacked
     //   (by the king on c3; the queen on r10 reaches none), 1 at 4 cp.
-    // The lead (the queen, 1200) is past full strength (600): 120 + 75 + 4.
+    // The lead (the queen, over 1,200 cp) is past full strength (600):
+    // 120 + 75 + 4.
+    // The hand-set weights (the fitted file has its own).
     let corner = "17Q/18/18/18/18/18/18/2K15/18/k17 w - - 0 1";
-    let with = white_eval("excoco", corner);
+    let with = white_eval_with("excoco", corner, &hand_set_mop_up);
     let without = white_eval_with("excoco", corner, &without_mop_up);
     assert_eq!(with - without, 199, "{corner}");
     // Anywhere else, and for the king in the very centre, never negative.
@@ -204,7 +217,7 @@ fn mop_up_is_exact_in_the_corner_and_never_negative() {
             rows[2][2] = 'K';
             rows[rank][file] = 'k';
             let fen = board_fen(&rows) + " b - - 0 1";
-            let with = white_eval("excoco", &fen);
+            let with = white_eval_with("excoco", &fen, &hand_set_mop_up);
             let without = white_eval_with("excoco", &fen, &without_mop_up);
             assert!(with >= without, "{fen}: mop-up {}", with - without);
         }
@@ -213,7 +226,7 @@ fn mop_up_is_exact_in_the_corner_and_never_negative() {
 
 #[test]
 fn no_variant_default_lets_the_mop_up_count_against_the_side_ahead() {
-    // Each variant's default weights (courier's are fitted ones): king c3
+    // Each variant's default weights (all five are fitted ones): king c3
     // and rook on the last square against a bare king anywhere else; the
     // mop-up may add, never take away. A fitted file once had all three
     // weights below zero.
@@ -286,19 +299,11 @@ fn hand_set(text: String) -> String {
                 let value = if key == "R = " { 500 } else { 100 };
                 return format!("{key}[{value}, {value}]");
             }
-            for (name, value) in [
-                ("mop_up_edge ", 10),
-                ("mop_up_kings ", 5),
-                ("mop_up_king_squares ", 4),
-            ] {
-                if line.starts_with(name) {
-                    return format!("{name}= [{value}, {value}]");
-                }
-            }
             line.to_string()
         })
         .collect::<Vec<_>>()
         .join("\n");
+    let out = hand_set_mop_up(out);
     assert!(material.is_empty(), "no material lines in {text}");
     assert!(text.contains("mop_up_start = 200"), "{text}");
     out
