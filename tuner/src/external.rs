@@ -186,6 +186,9 @@ pub struct UciEngine {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// Closed (its sender dropped) once the engine's stderr has ended and
+    /// every line of it is in `stderr_tail`.
+    stderr_done: Receiver<()>,
     timeout: Duration,
 }
 
@@ -223,7 +226,10 @@ impl UciEngine {
         thread::spawn(move || forward_lines(stdout, |line| sender.send(line).is_ok()));
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr_tail);
+        let (stderr_ended, stderr_done) = mpsc::channel::<()>();
         thread::spawn(move || {
+            // Dropped when stderr ends, which `stderr_done` sees.
+            let _ended = stderr_ended;
             forward_lines(stderr, |line| {
                 let mut tail = tail.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 if tail.len() == STDERR_TAIL_LINES {
@@ -239,6 +245,7 @@ impl UciEngine {
             stdin: Some(stdin),
             lines,
             stderr_tail,
+            stderr_done,
             timeout,
         };
         engine.handshake(spec, variant)?;
@@ -447,6 +454,11 @@ impl UciEngine {
         let mut message = format!("{}: {what}", self.name);
         if let Some(status) = status {
             message.push_str(&format!("; it exited ({status})"));
+            // Its last words may still be on their way through the pipe.
+            let left = deadline.saturating_duration_since(Instant::now());
+            let _ = self
+                .stderr_done
+                .recv_timeout(left.max(EXIT_STATUS_WAIT / 2));
         }
         let tail = self
             .stderr_tail
