@@ -242,7 +242,7 @@ impl<B: Bitboard> Shared<'_, B> {
 }
 
 /// The late-move reductions of a quiet move, by depth and move number,
-/// in 1024ths of a ply: `ln(depth) ln(moves) / 2.25 + 0.75` (from 3
+/// in 1024ths of a ply: `ln(depth) ln(moves) / 2.25 + 1.25` (from 3
 /// plies and the fourth move on), with room for the search's
 /// adjustments.
 struct Reductions(Vec<i32>);
@@ -255,7 +255,7 @@ impl Reductions {
         let mut table = vec![0; REDUCTION_DEPTHS * REDUCTION_MOVES];
         for depth in 1..REDUCTION_DEPTHS {
             for moves in 1..REDUCTION_MOVES {
-                let plies = 0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25;
+                let plies = 1.25 + (depth as f64).ln() * (moves as f64).ln() / 2.25;
                 table[depth * REDUCTION_MOVES + moves] = (plies * 1024.0) as i32;
             }
         }
