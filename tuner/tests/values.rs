@@ -865,4 +865,19 @@ fn a_run_refuses_other_settings_other_builds_and_other_variants() {
     let params =
         EvalParams::from_values_file(&Variant::built_in("chess").unwrap(), values_file).unwrap();
     assert_eq!(params.piece_value(5), Pair(100, 100));
+    // Every file the report links to is one it wrote (this run has no
+    // observational games, so no observational values file).
+    let markdown = std::fs::read_to_string(folder.join("report/chess-values.md")).unwrap();
+    let written: Vec<String> = report
+        .iter()
+        .filter_map(|p| p.file_name()?.to_str().map(str::to_string))
+        .collect();
+    for link in markdown.split("](").skip(1) {
+        let target = link.split(')').next().unwrap();
+        assert!(
+            written.iter().any(|w| w == target),
+            "links to unwritten {target}"
+        );
+    }
+    assert!(!markdown.contains("-observational.toml"));
 }

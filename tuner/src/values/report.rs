@@ -652,12 +652,34 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
         );
     }
     text.push_str("\n## Values files\n\n");
+    // Only the files `write_report` writes: a fit that failed at the
+    // largest budget has none.
+    let last = results.budgets.last();
+    let mut values_files = Vec::new();
+    if last.is_some_and(|budget| budget.design.is_some()) {
+        values_files.push(format!(
+            "[`{name}.toml`]({name}.toml): the designed experiment's values at the largest budget"
+        ));
+    }
+    if last.is_some_and(|budget| budget.observational.is_some()) {
+        values_files.push(format!(
+            "[`{name}-observational.toml`]({name}-observational.toml): the observational fit's \
+             at the largest budget"
+        ));
+    }
+    if values_files.is_empty() {
+        text.push_str("No fit at the largest budget, so no values file. ");
+    } else {
+        let _ = write!(
+            text,
+            "{}. They load in the engine as values files (a colour-bound piece carries half its \
+             pair bonus). ",
+            values_files.join("; ")
+        );
+    }
     let _ = writeln!(
         text,
-        "[`{name}.toml`]({name}.toml): the designed experiment's values at the largest budget; \
-         [`{name}-observational.toml`]({name}-observational.toml): the observational fit's. Both load \
-         in the engine as values files (a colour-bound piece carries half its pair bonus). The \
-         fits are in [`{name}-results.json`]({name}-results.json).\n"
+        "The fits are in [`{name}-results.json`]({name}-results.json).\n"
     );
     text.push_str(
         "## Method\n\nDesigned experiment: opening positions from which the design takes men of both \
