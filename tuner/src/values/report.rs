@@ -652,29 +652,23 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
         );
     }
     text.push_str("\n## Values files\n\n");
-    // Only the files `write_report` writes: a fit that failed at the
-    // largest budget has none.
-    let last = results.budgets.last();
-    let mut values_files = Vec::new();
-    if last.is_some_and(|budget| budget.design.is_some()) {
-        values_files.push(format!(
-            "[`{name}.toml`]({name}.toml): the designed experiment's values at the largest budget"
-        ));
-    }
-    if last.is_some_and(|budget| budget.observational.is_some()) {
-        values_files.push(format!(
-            "[`{name}-observational.toml`]({name}-observational.toml): the observational fit's \
-             at the largest budget"
-        ));
-    }
-    if values_files.is_empty() {
+    let links: Vec<String> = values_files(results, name)
+        .iter()
+        .map(|file| {
+            format!(
+                "[`{0}`]({0}): the {1}'s values at the largest budget",
+                file.file, file.what
+            )
+        })
+        .collect();
+    if links.is_empty() {
         text.push_str("No fit at the largest budget, so no values file. ");
     } else {
         let _ = write!(
             text,
             "{}. They load in the engine as values files (a colour-bound piece carries half its \
              pair bonus). ",
-            values_files.join("; ")
+            links.join("; ")
         );
     }
     let _ = writeln!(
@@ -699,6 +693,40 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
     text
 }
 
+/// One values file of a report: a fit of the largest budget.
+struct ValuesFile<'r> {
+    /// The file's name in the report's folder.
+    file: String,
+    /// Which estimator fitted it.
+    what: &'static str,
+    estimate: &'r Estimate,
+}
+
+/// The values files of a report named `name`: one per fit the largest
+/// budget has (none when its fits failed).
+fn values_files<'r>(results: &'r RunResults, name: &str) -> Vec<ValuesFile<'r>> {
+    let Some(last) = results.budgets.last() else {
+        return Vec::new();
+    };
+    let fits = [
+        (format!("{name}.toml"), "designed experiment", &last.design),
+        (
+            format!("{name}-observational.toml"),
+            "observational fit",
+            &last.observational,
+        ),
+    ];
+    fits.into_iter()
+        .filter_map(|(file, what, fit)| {
+            fit.as_ref().map(|estimate| ValuesFile {
+                file,
+                what,
+                estimate,
+            })
+        })
+        .collect()
+}
+
 /// Writes the report of `results` into `out`: `<name>.md`, `<name>.toml`,
 /// `<name>-observational.toml`, `<name>-<nodes>.svg` per budget,
 /// `<name>-budgets.svg` (with several budgets), `<name>-results.json`
@@ -715,23 +743,13 @@ pub fn write_report(
         markdown(results, validations, name),
     )];
     let last = results.budgets.last().ok_or("the run has no budget")?;
-    if let Some(design) = &last.design {
+    for file in values_files(results, name) {
         files.push((
-            out.join(format!("{name}.toml")),
+            out.join(&file.file),
             values_file(
                 results,
-                design,
-                &format!("designed experiment, {} nodes", last.nodes),
-            ),
-        ));
-    }
-    if let Some(observational) = &last.observational {
-        files.push((
-            out.join(format!("{name}-observational.toml")),
-            values_file(
-                results,
-                observational,
-                &format!("observational fit, {} nodes", last.nodes),
+                file.estimate,
+                &format!("{}, {} nodes", file.what, last.nodes),
             ),
         ));
     }
