@@ -112,3 +112,121 @@ fn journals_without_the_variant_and_missing_files_are_named() {
     let error = refused(&texel_courier(&missing, &out));
     assert!(error.contains("nowhere"), "{error}");
 }
+
+/// Writes the positions of `run`'s games after ply 16 as scored positions
+/// whose score is `score(evaluation)` of the variant's default weights
+/// (the side to move's view).
+fn scored_by_the_evaluation(run: &Path, out: &Path, score: impl Fn(i32) -> i32) -> usize {
+    use kurier_engine::eval::Evaluator;
+    use kurier_engine::game::AnyGame;
+    use kurier_engine::position::Position;
+    use kurier_engine::with_game;
+    use kurier_tuner::journal::read_journal;
+    use kurier_tuner::scored::{parse_result, ScoredPosition};
+
+    let variant = Variant::built_in("courier").unwrap();
+    let params = EvalParams::for_variant(&variant).unwrap();
+    let journal = read_journal(&run.join("journal.jsonl")).unwrap();
+    let game = AnyGame::new(variant).unwrap();
+    let mut lines = Vec::new();
+    with_game!(&game, g => {
+        let evaluator = Evaluator::new(g, params.clone());
+        for entry in &journal.games {
+            let mut position = Position::from_fen(g.clone(), &entry.fen).unwrap();
+            for (ply, text) in entry.moves.iter().enumerate() {
+                let played = position.parse_uci(text).unwrap();
+                position.make_move(played);
+                if ply >= 16 && position.outcome().is_none() {
+                    let line = ScoredPosition {
+                        fen: position.fen(),
+                        score: score(evaluator.evaluate(&position)),
+                        result: parse_result(&entry.result).unwrap(),
+                    };
+                    lines.push(line.to_string());
+                }
+            }
+        }
+    });
+    std::fs::write(out, lines.join("\n") + "\n").unwrap();
+    lines.len()
+}
+
+/// `texel --variant courier --scored SCORED --out OUT`.
+fn texel_scored(scored: &Path, out: &Path) -> String {
+    succeed(&[
+        "texel",
+        "--variant",
+        "courier",
+        "--scored",
+        scored.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn scores_that_are_the_evaluation_give_back_its_weights() {
+    let dir = scratch("scored-self");
+    let run = dir.join("run");
+    small_match("courier", run.to_str().unwrap());
+    let scored = dir.join("scored.txt");
+    let count = scored_by_the_evaluation(&run, &scored, |eval| eval);
+    assert!(count > 100, "{count} positions");
+    let out = dir.join("courier.toml");
+    let summary = texel_scored(&scored, &out);
+    // The scores' scale is the evaluation's own, so every target is what
+    // the starting weights predict and they are the fit's optimum.
+    let variant = Variant::built_in("courier").unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let fitted = EvalParams::from_toml(&variant, &text, "courier.toml").unwrap();
+    let defaults = EvalParams::for_variant(&variant).unwrap();
+    for (index, (a, b)) in fitted.weights.iter().zip(&defaults.weights).enumerate() {
+        assert!(
+            (a.0 - b.0).abs() <= 1 && (a.1 - b.1).abs() <= 1,
+            "weight {index}: {a:?} fitted, {b:?} given\n{summary}"
+        );
+    }
+    let (before, after) = losses(&summary);
+    assert!((before - after).abs() < 1e-3, "{summary}");
+}
+
+#[test]
+fn scores_that_disagree_with_the_evaluation_move_the_weights_toward_them() {
+    let dir = scratch("scored-flat");
+    let run = dir.join("run");
+    small_match("courier", run.to_str().unwrap());
+    let scored = dir.join("scored.txt");
+    // A labeller that sees half of every advantage beyond 100 cp.
+    scored_by_the_evaluation(&run, &scored, |eval| {
+        eval.signum() * (eval.abs().min(100) + (eval.abs() - 100).max(0) / 2)
+    });
+    let out = dir.join("courier.toml");
+    let summary = texel_scored(&scored, &out);
+    let (before, after) = losses(&summary);
+    assert!(after < before, "{summary}");
+    assert!(summary.contains("the scores' "), "{summary}");
+
+    let error = refused(&[
+        "texel",
+        "--variant",
+        "courier",
+        "--scored",
+        scored.to_str().unwrap(),
+        "--result-weight",
+        "1.5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(error.contains("--result-weight 1.5"), "{error}");
+    std::fs::write(&scored, "8/8/8/8 w - - 0 1; score 1; result 1-0\n").unwrap();
+    let error = refused(&[
+        "texel",
+        "--variant",
+        "courier",
+        "--scored",
+        scored.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(error.contains("scored position 1"), "{error}");
+}

@@ -101,9 +101,14 @@ enum Command {
     /// the values file the engine loads.
     Report(kurier_tuner::values::cli::ReportArgs),
     /// Fit every evaluation weight of a variant to the results of the
-    /// games of tournament journals (Texel's method) and write the
-    /// parameter file (`EvalFile` format).
+    /// games of tournament journals (Texel's method), or to scored
+    /// positions (`label`), and write the parameter file (`EvalFile`
+    /// format).
     Texel(kurier_tuner::evaltune::TexelArgs),
+    /// Score the positions `texel` takes from recorded games with a UCI
+    /// engine's search (a stronger engine, or a deeper one), for `texel
+    /// --scored`.
+    Label(kurier_tuner::label::LabelArgs),
 }
 
 /// Players, games and outputs of a match, gauntlet or round robin.
@@ -373,6 +378,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Values(args) => kurier_tuner::values::cli::values_command(&args),
         Command::Texel(args) => kurier_tuner::evaltune::texel_command(&args),
+        Command::Label(args) => kurier_tuner::label::label_command(&args),
         Command::Report(args) => kurier_tuner::values::cli::report_command(&args),
     }
 }

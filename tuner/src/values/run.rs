@@ -21,10 +21,8 @@
 //! merged run fits exactly what one machine fits.
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use kurier_engine::bitboard::Bitboard;
 use kurier_engine::eval::{EvalParams, Evaluator};
@@ -51,6 +49,7 @@ use super::{engine_version, search_signature, values_of, PieceTypes, Values, SIG
 use crate::journal::{read_lines, write_lines, JournalEntry, LineJournal};
 use crate::openings::read_openings;
 use crate::players::fingerprint;
+use crate::progress_bar::WorkProgress;
 use crate::schedule::Shard;
 use crate::settings::json_differences;
 use crate::variant_source::{recorded_variant, VariantFile};
@@ -581,7 +580,7 @@ impl<'r, B: Bitboard> Runner<'r, B> {
                 }
             }
         }
-        let progress = RunProgress::new(self.games_left(&known));
+        let progress = WorkProgress::new(self.games_left(&known), "games");
         for (index, &nodes) in s.budgets.iter().enumerate() {
             if s.observational_games > 0 {
                 self.observational(index as u32, nodes, &progress)?;
@@ -654,7 +653,12 @@ impl<'r, B: Bitboard> Runner<'r, B> {
         design.saturating_sub(own) + observational
     }
 
-    fn observational(&self, budget: u32, nodes: u64, progress: &RunProgress) -> Result<(), String> {
+    fn observational(
+        &self,
+        budget: u32,
+        nodes: u64,
+        progress: &WorkProgress,
+    ) -> Result<(), String> {
         let s = &self.header.settings;
         let plan = GenerationPlan {
             games: s.observational_games,
@@ -683,7 +687,7 @@ impl<'r, B: Bitboard> Runner<'r, B> {
         batch: u32,
         todo: &[(u32, PlannedGame)],
         journal: &Mutex<LineJournal>,
-        progress: &RunProgress,
+        progress: &WorkProgress,
     ) -> Result<Vec<DesignGame>, String> {
         let s = &self.header.settings;
         let players: Vec<_> = s
@@ -720,62 +724,6 @@ impl<'r, B: Bitboard> Runner<'r, B> {
             })
             .collect();
         results.into_iter().collect()
-    }
-}
-
-/// A progress bar with the time left, on a terminal; a line every few
-/// percent in a log.
-struct RunProgress {
-    bar: indicatif::ProgressBar,
-    terminal: bool,
-    started: Instant,
-    printed: Mutex<u64>,
-}
-
-impl RunProgress {
-    fn new(total: u64) -> RunProgress {
-        let terminal = std::io::stderr().is_terminal();
-        let bar = if terminal {
-            indicatif::ProgressBar::new(total)
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
-        bar.set_length(total);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games, {eta} left",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        RunProgress {
-            bar,
-            terminal,
-            started: Instant::now(),
-            printed: Mutex::new(0),
-        }
-    }
-
-    fn add(&self, games: u64) {
-        self.bar.inc(games);
-        if self.terminal {
-            return;
-        }
-        let done = self.bar.position();
-        let total = self.bar.length().unwrap_or(done).max(1);
-        let mut printed = self.printed.lock().unwrap_or_else(|p| p.into_inner());
-        if done * 20 / total > *printed * 20 / total || done == total {
-            *printed = done;
-            let elapsed = self.started.elapsed().as_secs_f64();
-            let left = elapsed / done.max(1) as f64 * (total - done) as f64;
-            eprintln!(
-                "games {done}/{total}, {:.0} s so far, about {:.0} s left",
-                elapsed, left
-            );
-        }
-    }
-
-    fn finish(&self) {
-        self.bar.finish_and_clear();
     }
 }
 

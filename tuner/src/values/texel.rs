@@ -72,16 +72,25 @@ fn columns_of(weights: &[Pair]) -> Vec<f64> {
 /// `weights`.
 pub fn fit_scale(design: &Design, weights: &[Pair]) -> Result<f64, FitError> {
     let columns = columns_of(weights);
+    let evals: Vec<f64> = (0..design.rows())
+        .map(|row| design.linear(row, &columns))
+        .collect();
+    fit_slope(&evals, design)
+}
+
+/// The `k` of the logistic model `sigmoid(k * value)` that best predicts
+/// `design`'s targets from one value per row (no intercept); an error
+/// when the values predict them backwards.
+pub fn fit_slope(values: &[f64], design: &Design) -> Result<f64, FitError> {
     let mut one = Design::new(1);
-    for row in 0..design.rows() {
-        let eval = design.linear(row, &columns);
-        one.push_row([(0, eval)], design.targets[row], design.groups[row]);
+    for (row, &value) in values.iter().enumerate() {
+        one.push_row([(0, value)], design.targets[row], design.groups[row]);
     }
     let fit = fit_logistic(&one, None, &Penalty::default(), &[0.0])?;
     let k = fit.weights[0];
     if k <= 0.0 {
         return Err(FitError(format!(
-            "the evaluation predicts the results backwards (scale {k:.6})"
+            "the scores predict the results backwards (scale {k:.6})"
         )));
     }
     Ok(k)
@@ -105,11 +114,25 @@ pub fn fit_texel(
         Some(k) => k,
         None => fit_scale(&design, &current.weights)?,
     };
+    let params = fit_design(&design, current, scale, options.l2)?;
+    Ok(TexelFit { params, scale })
+}
+
+/// Fits every weight of `current` to the targets of `design` (built by
+/// [`texel_design`], its targets game results or any other expected
+/// scores) at the logistic `scale` per centipawn, with the L2 pull `l2`
+/// toward the current weights.
+pub fn fit_design(
+    design: &Design,
+    current: &EvalParams,
+    scale: f64,
+    l2: f64,
+) -> Result<EvalParams, FitError> {
     let prior = columns_of(&current.weights);
     // l2 * (w - w0)^2 in centipawns is l2 / k^2 * (u - k w0)^2 in the
     // logit weights u = k w that the regression fits.
     let penalty = Penalty {
-        strength: options.l2 / (scale * scale),
+        strength: l2 / (scale * scale),
         terms: prior
             .iter()
             .enumerate()
@@ -117,12 +140,12 @@ pub fn fit_texel(
             .collect(),
     };
     let start: Vec<f64> = prior.iter().map(|w0| scale * w0).collect();
-    let fit = fit_logistic(&design, None, &penalty, &start)?;
+    let fit = fit_logistic(design, None, &penalty, &start)?;
     let mut params = current.clone();
     for (j, weight) in params.weights.iter_mut().enumerate() {
         let middlegame = (fit.weights[2 * j] / scale).round() as i32;
         let endgame = (fit.weights[2 * j + 1] / scale).round() as i32;
         *weight = Pair(middlegame, endgame);
     }
-    Ok(TexelFit { params, scale })
+    Ok(params)
 }
