@@ -119,6 +119,10 @@ pub struct TexelSummary {
     pub loss_before: f64,
     /// The same with the fitted weights.
     pub loss_after: f64,
+    /// The targets' own mean entropy: the least loss any weights could
+    /// reach (ln 2 for a drawn game's position), so that `loss -
+    /// entropy` is how far the evaluation is from the targets.
+    pub target_entropy: f64,
     /// The fitted parameters.
     pub params: EvalParams,
 }
@@ -157,8 +161,8 @@ pub fn texel_command(args: &TexelArgs) -> Result<(), String> {
         })
         .unwrap_or_default();
     println!(
-        "{}: {} positions of {} {}, scale {:.5} per cp{scores}; mean loss {:.5} -> {:.5}; \
-         parameters written to {}",
+        "{}: {} positions of {} {}, scale {:.5} per cp{scores}; mean loss {:.5} -> {:.5} \
+         (the targets' own entropy {:.5}); parameters written to {}",
         variant.name,
         summary.positions,
         summary.games,
@@ -170,6 +174,7 @@ pub fn texel_command(args: &TexelArgs) -> Result<(), String> {
         summary.scale,
         summary.loss_before,
         summary.loss_after,
+        summary.target_entropy,
         args.out.display()
     );
     Ok(())
@@ -322,8 +327,15 @@ fn finish_fit(
         score_scale,
         loss_before: mean_loss(&start.weights),
         loss_after: mean_loss(&params.weights),
+        target_entropy: design.targets.iter().map(|&t| entropy(t)).sum::<f64>() / positions as f64,
         params,
     })
+}
+
+/// The entropy of an expected score `t` in nats (0 for a win or a loss).
+fn entropy(t: f64) -> f64 {
+    let part = |p: f64| if p > 0.0 { -p * p.ln() } else { 0.0 };
+    part(t) + part(1.0 - t)
 }
 
 /// The dataset of the described positions; an error when there are none.

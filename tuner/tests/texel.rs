@@ -188,6 +188,14 @@ fn scores_that_are_the_evaluation_give_back_its_weights() {
     }
     let (before, after) = losses(&summary);
     assert!((before - after).abs() < 1e-3, "{summary}");
+    // And the targets are what the weights predict: no loss beyond their entropy.
+    let entropy: f64 = summary
+        .split("own entropy ")
+        .nth(1)
+        .and_then(|tail| tail.split(')').next())
+        .and_then(|number| number.parse().ok())
+        .expect("the targets' entropy in the summary");
+    assert!((after - entropy).abs() < 1e-3, "{summary}");
 }
 
 #[test]
