@@ -6,13 +6,18 @@
 //! - material per piece type (from `data/values/<variant>.toml`);
 //! - square: per piece, how many moves it has from its square on an
 //!   empty board, minus that piece's average (central squares count more
-//!   for short-range pieces), times a weight per type;
-//! - mobility: per piece, the squares it can move to now;
-//! - pawn structure: advance per rank, passed pawns per rank, doubled and
-//!   isolated pawns (never worth more than the pawn's best promotion:
+//!   for short-range pieces), times a weight per type; and a weight per
+//!   type and rank (counted from its own side) and per type and distance
+//!   from the nearest side edge (a piece-square table of two parts);
+//! - mobility: per piece, the squares it can move to now, and of those
+//!   the ones an enemy pawn attacks (unsafe mobility);
+//! - pawn structure: advance per rank, passed pawns per rank, doubled,
+//!   isolated and supported (defended by an own pawn) pawns (never worth
+//!   more than the pawn's best promotion:
 //!   [`EvalParams::capped_at_promotion`]);
 //! - king safety: own men on the squares around the king, enemy attacks
-//!   on them;
+//!   on them, and the square of that count (king danger grows faster
+//!   than the attacks);
 //! - tempo for the side to move;
 //! - threats: enemy pieces (neither pawns nor the king) attacked by a
 //!   pawn, attacked by a piece of lower middlegame value, and attacked
@@ -43,7 +48,7 @@ use std::sync::Arc;
 
 use crate::bitboard::Bitboard;
 use crate::game::Game;
-use crate::geometry::{Color, Square};
+use crate::geometry::{Color, Geometry, Square};
 use crate::position::Position;
 use crate::psq::{PieceSquareTable, PieceSquareValue};
 use crate::variant::MAX_PIECE_TYPES;
@@ -368,6 +373,14 @@ impl<B: Bitboard> Evaluator<B> {
                     })
                     .sum();
                 accumulator.add(layout.square(piece_type), sign * square_sum);
+                for square in pieces.squares() {
+                    let rank = usize::from(geometry.relative_rank(square, color));
+                    accumulator.add(layout.piece_rank(piece_type, rank), sign);
+                    accumulator.add(
+                        layout.piece_file(piece_type, edge_distance(geometry, square)),
+                        sign,
+                    );
+                }
             }
         }
     }
@@ -428,14 +441,29 @@ impl<B: Bitboard> Evaluator<B> {
         score
     }
 
-    /// The terms that generate moves: mobility, attacks on the squares
-    /// around the enemy king, and threats.
+    /// The terms that generate moves: mobility (and the part of it that
+    /// enemy pawns attack), attacks on the squares around the enemy king
+    /// (and their square), and threats.
     fn mobility_terms<A: Accumulator>(&self, position: &Position<B>, accumulator: &mut A) {
         let game = &**position.game();
         let tables = game.tables();
         let layout = &self.params.layout;
         let occupied = position.occupied();
         let mut attacks = [Attacks::NONE; 2];
+        // The pawns first: the other side's mobility needs their attacks.
+        for color in Color::BOTH {
+            for (piece_type, moves) in game.pieces.iter().enumerate() {
+                if !game.is_pawn(piece_type) {
+                    continue;
+                }
+                let initial = position.first_move_squares(moves, piece_type, color);
+                for square in position.pieces(color, piece_type).squares() {
+                    let targets = moves.capture_targets(&tables, color, square, occupied, initial);
+                    attacks[color.index()].add(piece_type, targets);
+                    attacks[color.index()].pawns |= targets;
+                }
+            }
+        }
         for color in Color::BOTH {
             let sign = color_sign(color);
             let own = position.color_pieces(color);
@@ -443,23 +471,22 @@ impl<B: Bitboard> Evaluator<B> {
             let enemy_zone = game.pieces[game.king].capture_leaps[color.flip().index()]
                 [enemy_king.index()]
                 | B::square(enemy_king);
+            let enemy_pawn_attacks = attacks[color.flip().index()].pawns;
             let attacks = &mut attacks[color.index()];
             let mut zone_attacks = 0;
+            let mut unsafe_mobility = 0;
             for (piece_type, moves) in game.pieces.iter().enumerate() {
                 let pieces = position.pieces(color, piece_type);
-                if pieces.is_empty() {
+                if pieces.is_empty() || game.is_pawn(piece_type) {
                     continue;
                 }
                 let initial = position.first_move_squares(moves, piece_type, color);
-                if game.is_pawn(piece_type) || piece_type == game.king {
-                    // No mobility term, but they threaten and defend.
+                if piece_type == game.king {
+                    // No mobility term, but it threatens and defends.
                     for square in pieces.squares() {
                         let targets =
                             moves.capture_targets(&tables, color, square, occupied, initial);
                         attacks.add(piece_type, targets);
-                        if piece_type != game.king {
-                            attacks.pawns |= targets;
-                        }
                     }
                     continue;
                 }
@@ -469,7 +496,9 @@ impl<B: Bitboard> Evaluator<B> {
                     for square in pieces.squares() {
                         let targets =
                             moves.capture_targets(&tables, color, square, occupied, initial);
-                        mobility += (targets & !own).count() as i32;
+                        let reached = targets & !own;
+                        mobility += reached.count() as i32;
+                        unsafe_mobility += (reached & enemy_pawn_attacks).count() as i32;
                         zone_attacks += (targets & enemy_zone).count() as i32;
                         attacks.add(piece_type, targets);
                     }
@@ -477,7 +506,9 @@ impl<B: Bitboard> Evaluator<B> {
                     for square in pieces.squares() {
                         let (quiet, capture) =
                             moves.targets(&tables, color, square, occupied, initial);
-                        mobility += ((quiet & !occupied) | (capture & !own)).count() as i32;
+                        let reached = (quiet & !occupied) | (capture & !own);
+                        mobility += reached.count() as i32;
+                        unsafe_mobility += (reached & enemy_pawn_attacks).count() as i32;
                         zone_attacks += (capture & enemy_zone).count() as i32;
                         attacks.add(piece_type, capture);
                     }
@@ -486,7 +517,9 @@ impl<B: Bitboard> Evaluator<B> {
                     accumulator.add(layout.mobility(piece_type), sign * mobility);
                 }
             }
+            accumulator.add(layout.unsafe_mobility(), sign * unsafe_mobility);
             accumulator.add(layout.king_attack(), -sign * zone_attacks);
+            accumulator.add(layout.king_danger(), -sign * zone_attacks * zone_attacks);
         }
         self.threat_terms(position, &attacks, accumulator);
     }
@@ -547,6 +580,15 @@ impl<B: Bitboard> Evaluator<B> {
         let layout = &self.params.layout;
         let pawns = position.pieces(color, pawn_type);
         let enemy_pawns = position.pieces(color.flip(), pawn_type);
+        // Pawns capture by leaping, so what they defend depends on the pawns alone.
+        let capture_leaps = &position.game().pieces[pawn_type].capture_leaps[color.index()];
+        let defended = pawns
+            .squares()
+            .fold(B::EMPTY, |acc, square| acc | capture_leaps[square.index()]);
+        accumulator.add(
+            layout.supported_pawn(),
+            sign * (pawns & defended).count() as i32,
+        );
         for square in pawns.squares() {
             let rank = usize::from(geometry.relative_rank(square, color));
             accumulator.add(layout.pawn_rank(rank), sign);
@@ -661,10 +703,14 @@ fn piece_square_table<B: Bitboard>(
         let count = square_term[piece_type * squares + game.geometry.relative_index(square, color)];
         let Pair(material_mg, material_eg) = params.weights[layout.material(piece_type)];
         let Pair(square_mg, square_eg) = params.weights[layout.square(piece_type)];
+        let rank = usize::from(game.geometry.relative_rank(square, color));
+        let Pair(rank_mg, rank_eg) = params.weights[layout.piece_rank(piece_type, rank)];
+        let file = edge_distance(&game.geometry, square);
+        let Pair(file_mg, file_eg) = params.weights[layout.piece_file(piece_type, file)];
         let counts_for_phase = piece_type != game.king && !game.is_pawn(piece_type);
         PieceSquareValue {
-            middlegame: sign * (material_mg + square_mg * count),
-            endgame: sign * (material_eg + square_eg * count),
+            middlegame: sign * (material_mg + square_mg * count + rank_mg + file_mg),
+            endgame: sign * (material_eg + square_eg * count + rank_eg + file_eg),
             phase: if counts_for_phase {
                 material_mg.max(0)
             } else {
@@ -672,6 +718,12 @@ fn piece_square_table<B: Bitboard>(
             },
         }
     })
+}
+
+/// How many files `square` is from the nearest side edge of the board.
+fn edge_distance<B: Bitboard>(geometry: &Geometry<B>, square: Square) -> usize {
+    let file = geometry.file_of(square);
+    usize::from(file.min(geometry.files() - 1 - file))
 }
 
 /// +1 for White, -1 for Black: terms are counted White minus Black.
@@ -794,5 +846,52 @@ mod tests {
             );
             assert_eq!(found, expected, "{fen}");
         }
+    }
+
+    /// Chess positions with the pawn-structure, mobility, king-danger and
+    /// piece-square counts of the terms added to the threats, counted by
+    /// hand, White minus Black.
+    #[test]
+    fn structure_mobility_and_king_danger_counted_by_hand() {
+        let AnyGame::Narrow(game) = AnyGame::built_in("chess").unwrap() else {
+            unreachable!("chess is 8x8")
+        };
+        let evaluator = Evaluator::new(&game, EvalParams::for_variant(&game.variant).unwrap());
+        let layout = &evaluator.params.layout;
+        let counts_of = |fen: &str| {
+            let position = Position::from_fen(game.clone(), fen).unwrap();
+            let mut counts = Counts(vec![0; evaluator.params.weights.len()]);
+            evaluator.terms(&position, &mut counts);
+            counts.0
+        };
+        let type_of = |letter| game.variant.type_of_letter(letter).unwrap();
+        let (pawn, knight, queen) = (type_of('P'), type_of('N'), type_of('Q'));
+
+        // White's a2 defends b3, b3 defends c4; Black's f7 defends g6.
+        let counts = counts_of("4k3/5p2/6p1/8/2P5/1P6/P7/4K3 w - - 0 1");
+        assert_eq!(counts[layout.supported_pawn()], 2 - 1);
+
+        // The d3 knight reaches b2, b4, c1, c5, e5, f2 and f4 (not its own
+        // king's e1); Black's c5 pawn attacks b4 (and d4).
+        let fen = "4k3/8/8/2p5/8/3N4/8/4K3 w - - 0 1";
+        let counts = counts_of(fen);
+        assert_eq!(counts[layout.mobility(knight)], 7);
+        assert_eq!(counts[layout.unsafe_mobility()], 1);
+        assert_eq!(counts[layout.king_attack()], 0);
+        // The knight on its third rank, three files from the edge; the
+        // black pawn on its fourth rank (from its side), two from the edge.
+        assert_eq!(counts[layout.piece_rank(knight, 2)], 1);
+        assert_eq!(counts[layout.piece_file(knight, 3)], 1);
+        assert_eq!(counts[layout.piece_rank(pawn, 3)], -1);
+        assert_eq!(counts[layout.piece_file(pawn, 2)], -1);
+        assert_eq!(counts[layout.piece_file(pawn, 3)], 0);
+
+        // The e2 queen attacks e7 and e8 of the black king's zone: two
+        // attacks, king danger four (the signs say that they help White;
+        // Black is to move, in check).
+        let counts = counts_of("4k3/8/8/8/8/8/4Q3/4K3 b - - 0 1");
+        assert_eq!(counts[layout.king_attack()], -2);
+        assert_eq!(counts[layout.king_danger()], -4);
+        assert_eq!(counts[layout.piece_rank(queen, 1)], 1);
     }
 }

@@ -110,6 +110,8 @@ struct ValuesFile {
 pub(crate) struct Layout {
     types: usize,
     ranks: usize,
+    /// Distances from the nearest side edge a square can have.
+    edge_distances: usize,
 }
 
 impl Layout {
@@ -164,8 +166,25 @@ impl Layout {
     pub(crate) fn hanging(&self) -> usize {
         self.doubled() + 11
     }
-    fn len(&self) -> usize {
+    pub(crate) fn king_danger(&self) -> usize {
         self.doubled() + 12
+    }
+    pub(crate) fn unsafe_mobility(&self) -> usize {
+        self.doubled() + 13
+    }
+    pub(crate) fn supported_pawn(&self) -> usize {
+        self.doubled() + 14
+    }
+    /// A piece type on a rank (counted from its own side).
+    pub(crate) fn piece_rank(&self, piece_type: usize, rank: usize) -> usize {
+        self.doubled() + 15 + piece_type * self.ranks + rank
+    }
+    /// A piece type on a file `distance` files from the nearest side edge.
+    pub(crate) fn piece_file(&self, piece_type: usize, distance: usize) -> usize {
+        self.doubled() + 15 + self.types * self.ranks + piece_type * self.edge_distances + distance
+    }
+    fn len(&self) -> usize {
+        self.doubled() + 15 + self.types * (self.ranks + self.edge_distances)
     }
 }
 
@@ -209,9 +228,10 @@ pub struct EvalParams {
 }
 
 /// The TOML form of [`EvalParams`], with weights named by piece letter
-/// and rank. The rules-knowledge and threat entries may be left out
-/// (files written before they existed): they then take their default
-/// values.
+/// and rank. The rules-knowledge, threat, king-danger, unsafe-mobility,
+/// supported-pawn and piece rank and file entries may be left out (files
+/// written before they existed): they then take their default values
+/// (zero for the last five, so that such a file evaluates as before).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ParamsFile {
@@ -233,6 +253,11 @@ struct ParamsFile {
     threat_by_pawn: Option<Pair>,
     threat_by_lesser: Option<Pair>,
     hanging: Option<Pair>,
+    king_danger: Option<Pair>,
+    unsafe_mobility: Option<Pair>,
+    supported_pawn: Option<Pair>,
+    piece_rank: Option<BTreeMap<String, Vec<Pair>>>,
+    piece_file: Option<BTreeMap<String, Vec<Pair>>>,
     thresholds: Option<Thresholds>,
 }
 
@@ -347,6 +372,7 @@ impl EvalParams {
         let layout = Layout {
             types: variant.pieces.len(),
             ranks: usize::from(variant.ranks),
+            edge_distances: usize::from(variant.files).div_ceil(2),
         };
         let mut weights = vec![Pair::default(); layout.len()];
         for (piece_type, piece) in variant.pieces.iter().enumerate() {
@@ -486,6 +512,17 @@ impl EvalParams {
                 .map(|(t, letter)| (letter.to_string(), self.weights[index(t)]))
                 .collect()
         };
+        let by_letter_list =
+            |count: usize, index: &dyn Fn(usize, usize) -> usize| -> BTreeMap<String, Vec<Pair>> {
+                self.letters
+                    .iter()
+                    .enumerate()
+                    .map(|(t, letter)| {
+                        let list = (0..count).map(|i| self.weights[index(t, i)]).collect();
+                        (letter.to_string(), list)
+                    })
+                    .collect()
+            };
         let layout = &self.layout;
         let file = ParamsFile {
             variant: self.variant.clone(),
@@ -510,6 +547,15 @@ impl EvalParams {
             threat_by_pawn: Some(self.weights[layout.threat_by_pawn()]),
             threat_by_lesser: Some(self.weights[layout.threat_by_lesser()]),
             hanging: Some(self.weights[layout.hanging()]),
+            king_danger: Some(self.weights[layout.king_danger()]),
+            unsafe_mobility: Some(self.weights[layout.unsafe_mobility()]),
+            supported_pawn: Some(self.weights[layout.supported_pawn()]),
+            piece_rank: Some(by_letter_list(layout.ranks, &|t, r| {
+                layout.piece_rank(t, r)
+            })),
+            piece_file: Some(by_letter_list(layout.edge_distances, &|t, d| {
+                layout.piece_file(t, d)
+            })),
             thresholds: Some(self.thresholds),
         };
         // Serialising plain maps, lists and integers cannot fail.
@@ -589,9 +635,45 @@ impl EvalParams {
             (layout.threat_by_pawn(), file.threat_by_pawn),
             (layout.threat_by_lesser(), file.threat_by_lesser),
             (layout.hanging(), file.hanging),
+            (layout.king_danger(), file.king_danger),
+            (layout.unsafe_mobility(), file.unsafe_mobility),
+            (layout.supported_pawn(), file.supported_pawn),
         ] {
             if let Some(pair) = given {
                 params.weights[index] = pair;
+            }
+        }
+        for (section, tables, count, index) in [
+            (
+                "piece_rank",
+                &file.piece_rank,
+                layout.ranks,
+                &(|t, r| layout.piece_rank(t, r)) as &dyn Fn(usize, usize) -> usize,
+            ),
+            (
+                "piece_file",
+                &file.piece_file,
+                layout.edge_distances,
+                &|t, d| layout.piece_file(t, d),
+            ),
+        ] {
+            let Some(tables) = tables else { continue };
+            for (letter, list) in tables {
+                let piece_type = type_of(variant, letter).ok_or_else(|| {
+                    error(format!(
+                        "{section}.{letter}: not a piece of {}",
+                        variant.name
+                    ))
+                })?;
+                if list.len() != count {
+                    return Err(error(format!(
+                        "{section}.{letter}: give {count} weights, not {}",
+                        list.len()
+                    )));
+                }
+                for (i, &pair) in list.iter().enumerate() {
+                    params.weights[index(piece_type, i)] = pair;
+                }
             }
         }
         if let Some(thresholds) = file.thresholds {
