@@ -365,15 +365,10 @@ impl<B: Bitboard> Evaluator<B> {
                     continue;
                 }
                 accumulator.add(layout.material(piece_type), sign * pieces.count() as i32);
-                let square_sum: i32 = pieces
-                    .squares()
-                    .map(|square| {
-                        self.square_term
-                            [piece_type * self.squares + geometry.relative_index(square, color)]
-                    })
-                    .sum();
-                accumulator.add(layout.square(piece_type), sign * square_sum);
+                let mut square_sum = 0;
                 for square in pieces.squares() {
+                    square_sum += self.square_term
+                        [piece_type * self.squares + geometry.relative_index(square, color)];
                     let rank = usize::from(geometry.relative_rank(square, color));
                     accumulator.add(layout.piece_rank(piece_type, rank), sign);
                     accumulator.add(
@@ -381,6 +376,7 @@ impl<B: Bitboard> Evaluator<B> {
                         sign,
                     );
                 }
+                accumulator.add(layout.square(piece_type), sign * square_sum);
             }
         }
     }
