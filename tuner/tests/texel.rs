@@ -151,17 +151,18 @@ fn scored_by_the_evaluation(run: &Path, out: &Path, score: impl Fn(i32) -> i32) 
     lines.len()
 }
 
-/// `texel --variant courier --scored SCORED --out OUT`.
+/// `texel --variant courier --scored SCORED --out OUT` and `extra`.
+fn texel_scored_args<'a>(scored: &'a Path, out: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let path = |p: &'a Path| p.to_str().expect("a UTF-8 path");
+    let mut args = vec!["texel", "--variant", "courier", "--scored", path(scored)];
+    args.extend_from_slice(extra);
+    args.extend(["--out", path(out)]);
+    args
+}
+
+/// Runs `texel --variant courier --scored SCORED --out OUT`, its summary.
 fn texel_scored(scored: &Path, out: &Path) -> String {
-    succeed(&[
-        "texel",
-        "--variant",
-        "courier",
-        "--scored",
-        scored.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ])
+    succeed(&texel_scored_args(scored, out, &[]))
 }
 
 #[test]
@@ -214,27 +215,13 @@ fn scores_that_disagree_with_the_evaluation_move_the_weights_toward_them() {
     assert!(after < before, "{summary}");
     assert!(summary.contains("the scores' "), "{summary}");
 
-    let error = refused(&[
-        "texel",
-        "--variant",
-        "courier",
-        "--scored",
-        scored.to_str().unwrap(),
-        "--result-weight",
-        "1.5",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let error = refused(&texel_scored_args(
+        &scored,
+        &out,
+        &["--result-weight", "1.5"],
+    ));
     assert!(error.contains("--result-weight 1.5"), "{error}");
     std::fs::write(&scored, "8/8/8/8 w - - 0 1; score 1; result 1-0\n").unwrap();
-    let error = refused(&[
-        "texel",
-        "--variant",
-        "courier",
-        "--scored",
-        scored.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let error = refused(&texel_scored_args(&scored, &out, &[]));
     assert!(error.contains("scored position 1"), "{error}");
 }
