@@ -348,9 +348,14 @@ fn announces_mates_bare_kings_and_stalemates() {
 fn time_controls() {
     let mut engine = Engine::start(&["xboard"]);
     engine.handshake();
+    // Each limit is the most the time manager may plan for the clock
+    // (`TimeManager::for_clock`: at most 40% of the time left, at most
+    // five optima) plus a second of slack, so that only a clock ignored
+    // fails, not a busy machine: 5 s with 500 cs has a 470 ms maximum;
+    // 1000 cs and a 2 s increment a 4 s maximum (its optimum 2.2 s).
     for (commands, limit) in [
         (&["level 40 0:05 0", "time 500", "otim 500"][..], 3),
-        (&["level 0 1 2", "time 6000", "otim 6000"][..], 5),
+        (&["level 0 1 2", "time 1000", "otim 1000"][..], 5),
         (&["st 1"][..], 3),
         (&["st 30", "sd 2"][..], 5),
     ] {
