@@ -222,15 +222,19 @@ pub fn prior_theta(space: &FeatureSpace, values: &[f64]) -> Vec<f64> {
     theta
 }
 
-/// The target half-width of each value column (and pair column): 0.3
-/// pawns, or 3% of a value above 10 pawns.
+/// The precision a value is measured to, the 95% half-width in pawns:
+/// 0.3 pawn, or 3% of the value above 10 pawns (a queen's). The design
+/// steers its trades by it and the report plans its games by it.
+pub fn target_half_width(value: f64) -> f64 {
+    (0.03 * value.abs()).max(0.3)
+}
+
+/// The target half-width of each value column (and pair column), by
+/// [`target_half_width`].
 pub fn target_half_widths(space: &FeatureSpace, theta: &[f64]) -> Vec<f64> {
     let unit = theta[space.pawn_column];
     (0..space.columns())
-        .map(|c| {
-            let value = if unit > 0.0 { theta[c] / unit } else { 0.0 };
-            (0.03 * value.abs()).max(0.3)
-        })
+        .map(|c| target_half_width(if unit > 0.0 { theta[c] / unit } else { 0.0 }))
         .collect()
 }
 
@@ -332,6 +336,14 @@ mod tests {
             pawns_per_side: 4,
         };
         (types, space, limits, values)
+    }
+
+    #[test]
+    fn the_target_is_a_third_of_a_pawn_or_three_percent_of_a_queen() {
+        assert_eq!(target_half_width(1.9), 0.3);
+        assert_eq!(target_half_width(10.0), 0.3);
+        assert!((target_half_width(12.0) - 0.36).abs() < 1e-12);
+        assert!((target_half_width(-15.0) - 0.45).abs() < 1e-12);
     }
 
     #[test]

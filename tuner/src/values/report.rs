@@ -11,6 +11,7 @@ use crate::summary::decision_text;
 use serde_json::Value;
 
 use super::bootstrap::Interval;
+use super::design::target_half_width;
 use super::estimate::Estimate;
 use super::plot::{category_plot, Series};
 use super::run::{BudgetResult, RunResults};
@@ -335,7 +336,7 @@ fn progression_section(results: &RunResults, budget: &BudgetResult) -> String {
             .into_iter()
             .filter_map(|t| {
                 let w = widths[t]?;
-                let target = target_half_width(types, t, design.values[t]);
+                let target = target_half_width(design.values[t]);
                 Some(((w / target).powi(2) * *games as f64).ceil())
             })
             .fold(0.0f64, f64::max);
@@ -343,24 +344,14 @@ fn progression_section(results: &RunResults, budget: &BudgetResult) -> String {
             let cpu_per_game = budget.design_cpu_seconds / budget.design_games as f64;
             let _ = writeln!(
                 text,
-                "\nHalf-widths shrink as 1/sqrt(games): every value within its target (0.3 pawn; 3% for \
-                 the queen and the duke) needs about {needed:.0} games at this budget, about {:.1} \
+                "\nHalf-widths shrink as 1/sqrt(games): every value within its target (0.3 pawn, or 3% of a \
+                 value above 10 pawns) needs about {needed:.0} games at this budget, about {:.1} \
                  CPU hours at the {cpu_per_game:.1} CPU seconds a game measured here.",
                 needed * cpu_per_game / 3600.0
             );
         }
     }
     text
-}
-
-/// The issue's target: 0.3 pawn, or 3% of the value for the queen and the
-/// duke.
-pub fn target_half_width(types: &PieceTypes, t: usize, value: f64) -> f64 {
-    if ["queen", "duke"].contains(&types.names[t].as_str()) {
-        0.03 * value.abs()
-    } else {
-        0.3
-    }
 }
 
 fn chess_section(results: &RunResults, budget: &BudgetResult) -> String {
