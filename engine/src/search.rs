@@ -530,9 +530,12 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
         self.shared.evaluator.params().piece_value(piece_type).0
     }
 
-    /// Whether the side to move has pieces other than king and pawns
-    /// (null-move pruning is unsafe without them: zugzwang).
-    fn has_pieces(&self) -> bool {
+    /// How many pieces other than king and pawns the side to move has.
+    /// Null-move pruning and the pruning of moves at shallow depth want two
+    /// (zugzwang is common with fewer), reverse futility at least one: a
+    /// side with only pawns may have no move that keeps its evaluation, not
+    /// even against a mate.
+    fn piece_count(&self) -> u32 {
         let game = self.position.game();
         let us = self.position.side_to_move();
         let mut pieces = 0;
@@ -541,7 +544,7 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
                 pieces += self.position.pieces(us, piece_type).count();
             }
         }
-        pieces >= 2
+        pieces
     }
 
     /// The continuation rows of the moves one and two plies before `ply`.
@@ -876,6 +879,8 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
             }
         };
 
+        let pieces = self.piece_count();
+        let has_pieces = pieces >= 2;
         if selective && !pv_node && !in_check && !root && excluded == Move::NULL {
             // Razoring: far below alpha near the leaves, only captures can help.
             if depth <= 3 && eval + 250 + 150 * depth * depth < alpha {
@@ -884,8 +889,13 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
                     return score;
                 }
             }
-            // Reverse futility: far above beta near the leaves.
-            if depth < 9 && eval - futility_margin(depth, improving) >= beta && eval < MATE_BOUND {
+            // Reverse futility: far above beta near the leaves; it assumes
+            // a move that keeps the evaluation (see `piece_count`).
+            if pieces >= 1
+                && depth < 9
+                && eval - futility_margin(depth, improving) >= beta
+                && eval < MATE_BOUND
+            {
                 return eval;
             }
             // Null move: if passing still fails high, a real move will too.
@@ -894,7 +904,7 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
                 && eval >= beta
                 && static_eval >= beta - 20 * depth + 120
                 && beta > -MATE_BOUND
-                && self.has_pieces()
+                && has_pieces
             {
                 let reduction = 3 + depth / 3 + ((eval - beta) / 150).min(3);
                 let row = self.history.no_row();
@@ -942,7 +952,6 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
         let buffers = std::mem::take(&mut self.buffers[ply]);
         let mut picker = MovePicker::main(table_move, killers, countermove, buffers);
         let mut move_count = 0usize;
-        let has_pieces = self.has_pieces();
         loop {
             let next = {
                 let context = PickerContext {
