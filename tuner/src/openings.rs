@@ -4,6 +4,7 @@
 //! FEN or EPD position per line).
 
 use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use kurier_engine::bitboard::Bitboard;
@@ -13,6 +14,29 @@ use kurier_engine::position::Position;
 use rayon::prelude::*;
 
 use crate::play::{MoveRequest, Player, PlayerSettings, SearchLimit, Seat};
+
+/// The book a variant's matches and experiments play when none is given:
+/// `data/openings/<variant>.epd` in the current folder, if it is there.
+/// For a built-in variant (`built_in`), whose book comes with the
+/// checkout, a missing book is most likely a run started outside the
+/// checkout: a note on standard error says that random openings of
+/// `random_plies` plies are played instead, so that such a run does not
+/// silently play a different experiment.
+pub fn default_book(variant: &str, built_in: bool, random_plies: usize) -> Option<PathBuf> {
+    let book = Path::new("data/openings").join(format!("{variant}.epd"));
+    if book.exists() {
+        return Some(book);
+    }
+    if built_in {
+        eprintln!(
+            "kurier-tune: note: no {} in the current folder, so random {random_plies}-ply \
+             openings are played (run from the Kurier checkout for the built-in book, \
+             or give --openings or --random-openings)",
+            book.display()
+        );
+    }
+    None
+}
 
 /// A small deterministic generator (SplitMix64).
 #[derive(Clone, Debug)]

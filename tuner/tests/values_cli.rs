@@ -211,6 +211,7 @@ fn every_command_reads_a_variant_file() {
         "--variant",
         "courier",
         "--quick",
+        "--random-openings",
         "--out",
         run.to_str().unwrap(),
     ]);

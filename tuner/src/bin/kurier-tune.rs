@@ -241,10 +241,13 @@ fn run_tournament(format: Format, args: TournamentArgs) -> Result<(), String> {
         }
         None => (args.variant.clone(), None),
     };
-    let book = Path::new("data/openings").join(format!("{variant}.epd"));
-    let openings = match args.openings {
+    let book = match args.openings {
+        Some(path) => Some(path),
+        None if args.random_openings => None,
+        None => openings::default_book(&variant, variant_file.is_none(), args.opening_plies),
+    };
+    let openings = match book {
         Some(path) => OpeningsChoice::Book(path),
-        None if !args.random_openings && book.exists() => OpeningsChoice::Book(book),
         None => OpeningsChoice::Random {
             plies: args.opening_plies,
         },

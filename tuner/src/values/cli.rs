@@ -14,6 +14,7 @@ use super::run::{
 };
 use crate::adjudication::ResignRule;
 use crate::journal::read_lines;
+use crate::openings::default_book;
 use crate::schedule::Shard;
 use crate::variant_source::VariantArgs;
 
@@ -147,12 +148,13 @@ impl ValuesArgs {
             .as_deref()
             .map(|path| RecordedFile::read(path).map(|(file, _)| file))
             .transpose()?;
-        let book = Path::new("data/openings").join(format!("{}.epd", variant.name));
-        let openings = match &self.openings {
-            Some(path) => DesignOpenings::Book(RecordedFile::read(path)?.0),
-            None if !self.random_openings && book.exists() => {
-                DesignOpenings::Book(RecordedFile::read(&book)?.0)
-            }
+        let book = match &self.openings {
+            Some(path) => Some(path.clone()),
+            None if self.random_openings => None,
+            None => default_book(&variant.name, variant_file.is_none(), self.opening_plies),
+        };
+        let openings = match book {
+            Some(path) => DesignOpenings::Book(RecordedFile::read(&path)?.0),
             None => DesignOpenings::Random {
                 plies: self.opening_plies,
             },

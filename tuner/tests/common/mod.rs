@@ -1,7 +1,7 @@
 //! What the tests of `kurier-tune` through its binary share: running it,
 //! and a fresh folder per test.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The binary under test.
@@ -19,7 +19,13 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// Runs `kurier-tune` with `args`.
 pub fn tune(args: &[&str]) -> Output {
+    tune_in(Path::new("."), args)
+}
+
+/// Runs `kurier-tune` with `args` in `folder`.
+pub fn tune_in(folder: &Path, args: &[&str]) -> Output {
     Command::new(TUNE)
+        .current_dir(folder)
         .args(args)
         .output()
         .expect("kurier-tune runs")
