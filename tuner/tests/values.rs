@@ -868,6 +868,8 @@ fn a_run_refuses_other_settings_other_builds_and_other_variants() {
     // Every file the report links to is one it wrote (this run has no
     // observational games, so no observational values file).
     let markdown = std::fs::read_to_string(folder.join("report/chess-values.md")).unwrap();
+    // The chess report measures its pawn against Kaufman's pieces.
+    assert!(markdown.contains("The pawn's unit"), "{markdown}");
     let written: Vec<String> = report
         .iter()
         .filter_map(|p| p.file_name()?.to_str().map(str::to_string))

@@ -22,6 +22,7 @@
 //! - [`synthetic`]: experiments with known true values, for the tests.
 
 pub mod bootstrap;
+pub mod calibration;
 pub mod cli;
 pub mod dataset;
 pub mod design;

@@ -11,19 +11,12 @@ use crate::summary::decision_text;
 use serde_json::Value;
 
 use super::bootstrap::Interval;
+use super::calibration::calibration_section;
 use super::design::target_half_width;
 use super::estimate::Estimate;
 use super::plot::{category_plot, Series};
 use super::run::{BudgetResult, RunResults};
 use super::PieceTypes;
-
-/// Kaufman's values (1999) for chess, the calibration reference, and his
-/// bishop pair.
-pub const KAUFMAN_1999: [(char, f64); 4] = [('N', 3.25), ('B', 3.25), ('R', 5.0), ('Q', 9.75)];
-/// Kaufman's bishop pair bonus, pawns.
-pub const KAUFMAN_BISHOP_PAIR: f64 = 0.5;
-/// Tomasev et al. (2020), AlphaZero self-play regression.
-pub const TOMASEV_2020: [(char, f64); 4] = [('N', 3.05), ('B', 3.33), ('R', 5.63), ('Q', 9.5)];
 
 /// The lowest value (pawns) a values file gives a piece, so that a badly
 /// measured value cannot make the engine give pieces away.
@@ -120,7 +113,8 @@ fn limit_text(limit: &Value) -> String {
     }
 }
 
-fn with_interval(value: f64, interval: Option<Interval>) -> String {
+/// `value [low, high]`, or the value alone without an interval.
+pub(super) fn with_interval(value: f64, interval: Option<Interval>) -> String {
     match interval {
         Some(i) => format!("{value:.2} [{:.2}, {:.2}]", i.low, i.high),
         None => format!("{value:.2}"),
@@ -346,56 +340,10 @@ fn progression_section(results: &RunResults, budget: &BudgetResult) -> String {
                 text,
                 "\nHalf-widths shrink as 1/sqrt(games): every value within its target (0.3 pawn, or 3% of a \
                  value above 10 pawns) needs about {needed:.0} games at this budget, about {:.1} \
-                 CPU hours at the {cpu_per_game:.1} CPU seconds a game measured here.",
+                 CPU hours at the {cpu_per_game:.2} CPU seconds a game measured here.",
                 needed * cpu_per_game / 3600.0
             );
         }
-    }
-    text
-}
-
-fn chess_section(results: &RunResults, budget: &BudgetResult) -> String {
-    let types = &results.header.types;
-    let Some(design) = &budget.design else {
-        return "No designed estimate to compare.\n".to_string();
-    };
-    let mut text = String::from(
-        "| piece | designed (95% CI) | Kaufman 1999 | inside the CI | within 5% | Tomasev et al. 2020 |\n|---|---:|---:|---|---|---:|\n",
-    );
-    for ((letter, kaufman), (_, tomasev)) in KAUFMAN_1999.iter().zip(TOMASEV_2020) {
-        let Some(t) = types.by_letter(*letter) else {
-            continue;
-        };
-        let (value, interval) = design.value(t);
-        let _ = writeln!(
-            text,
-            "| {} | {} | {kaufman} | {} | {} ({:+.1}%) | {tomasev} |",
-            types.names[t],
-            with_interval(value, interval),
-            if interval.is_some_and(|i| i.contains(*kaufman)) {
-                "yes"
-            } else {
-                "no"
-            },
-            if ((value - kaufman) / kaufman).abs() <= 0.05 {
-                "yes"
-            } else {
-                "no"
-            },
-            100.0 * (value - kaufman) / kaufman
-        );
-    }
-    if let Some(&(_, value, interval)) = design.pairs.first() {
-        let _ = writeln!(
-            text,
-            "| bishop pair | {} | {KAUFMAN_BISHOP_PAIR} | {} | - | - |",
-            with_interval(value, interval),
-            if interval.is_some_and(|i| i.contains(KAUFMAN_BISHOP_PAIR)) {
-                "yes"
-            } else {
-                "no"
-            }
-        );
     }
     text
 }
@@ -618,7 +566,7 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
         );
         if s.variant == "chess" {
             text.push_str("### Calibration against Kaufman (1999) and Tomasev et al. (2020)\n\n");
-            text.push_str(&chess_section(results, budget));
+            text.push_str(&calibration_section(results, budget));
             text.push('\n');
         }
     }
