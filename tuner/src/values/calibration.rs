@@ -104,7 +104,7 @@ fn yes_no(yes: bool) -> &'static str {
 }
 
 fn within_five_percent(value: f64, reference: f64) -> bool {
-    ((value - reference) / reference).abs() <= 0.05
+    percent_off(value, reference).abs() <= 5.0
 }
 
 fn percent_off(value: f64, reference: f64) -> f64 {
