@@ -136,26 +136,34 @@ mod tests {
         assert_eq!(report.rows.len(), 8);
         assert_eq!(report.rows[0][0], "pawn (P)");
         assert_eq!(report.header[2], "designed experiment (95% CI)");
-        // The verdict names what the Markdown report confirms and refutes.
+        // The verdict is the Markdown report's sentence of what it confirms
+        // and refutes, each list written `a, b and c`.
         let verdict = report.notes.last().unwrap();
-        let confirmed = section
+        let lists = section
             .split("(confirmed): ")
             .nth(1)
-            .and_then(|rest| rest.split(". Outside").next())
+            .and_then(|rest| rest.lines().next())
             .unwrap();
-        let (within, outside) = verdict.split_once(" and refutes ").unwrap();
-        for piece in confirmed.split(", ") {
-            assert!(within.contains(piece), "{piece} in {verdict}");
-        }
-        let refuted = section.split("(refuted): ").nth(1).unwrap();
-        let refuted = refuted.lines().next().unwrap();
-        for piece in refuted.split("), ") {
-            let piece = piece.split(" (").next().unwrap();
-            assert!(outside.contains(piece), "{piece} in {verdict}");
-        }
-        assert!(
-            verdict.starts_with("At 500 nodes the designed experiment confirms "),
-            "{verdict}"
+        let (confirmed, refuted) = lists.split_once(". Outside (refuted): ").unwrap();
+        let confirmed: Vec<String> = confirmed.split(", ").map(str::to_string).collect();
+        // A refuted entry carries its interval, `Q 9.5 (more: 11.22 [9.82, 12.52])`.
+        let refuted: Vec<String> = refuted
+            .trim_end_matches('.')
+            .split("), ")
+            .map(|entry| format!("{})", entry.trim_end_matches(')')))
+            .collect();
+        let and_list = |items: &[String]| match items.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, init)) => format!("{} and {last}", init.join(", ")),
+            None => "none".to_string(),
+        };
+        assert_eq!(
+            *verdict,
+            format!(
+                "At 500 nodes the designed experiment confirms {} and refutes {}.",
+                and_list(&confirmed),
+                and_list(&refuted)
+            )
         );
         assert!(
             report.notes[0].starts_with("designed: scale"),
