@@ -9,6 +9,7 @@ use crate::bitboard::{Bitboard, U256};
 use crate::eval::{EvalParams, Evaluator};
 use crate::game::{AnyGame, Game};
 use crate::history::SearchHistories;
+use crate::import;
 use crate::params::params_file_variant;
 use crate::position::Position;
 use crate::search::Config;
@@ -140,15 +141,22 @@ impl Session {
         self.apply_eval_file()
     }
 
-    /// Loads a variant file, or every `.toml` file of a folder; returns
-    /// the names loaded. A loaded variant replaces one of the same name.
+    /// Loads a variant file (Kurier's TOML, or every section of a
+    /// Fairy-Stockfish `variants.ini` that Kurier can play), or every
+    /// `.toml` and `.ini` file of a folder; returns the names loaded. A
+    /// loaded variant replaces one of the same name. A `variants.ini` none
+    /// of whose sections Kurier can play is an error naming the first
+    /// refusal.
     pub fn load_variants(&mut self, path: &Path) -> Result<Vec<String>, String> {
         let files: Vec<_> = if path.is_dir() {
             let entries =
                 std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
             let mut files: Vec<_> = entries
                 .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|ext| ext == "toml"))
+                .filter(|p| {
+                    p.extension()
+                        .is_some_and(|ext| ext == "toml" || ext == "ini")
+                })
                 .collect();
             files.sort();
             files
@@ -157,11 +165,17 @@ impl Session {
         };
         let mut names = Vec::new();
         for file in files {
-            let variant = Variant::from_file(&file).map_err(|e| e.to_string())?;
-            AnyGame::new(variant.clone()).map_err(|e| e.to_string())?;
-            names.push(variant.name.clone());
-            self.variants.retain(|v| v.name != variant.name);
-            self.variants.push(variant);
+            let (variants, refused) = import::read_all(&file).map_err(|e| e.to_string())?;
+            if variants.is_empty() {
+                if let Some(first) = refused.first() {
+                    return Err(format!("no variant of it can be played here: {first}"));
+                }
+            }
+            for variant in variants {
+                names.push(variant.name.clone());
+                self.variants.retain(|v| v.name != variant.name);
+                self.variants.push(variant);
+            }
         }
         Ok(names)
     }

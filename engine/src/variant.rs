@@ -7,10 +7,11 @@
 use std::fmt;
 use std::path::Path;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::betza::{self, MovePart};
 use crate::geometry::{parse_square_prefix, Color, MAX_FILES, MAX_SQUARES};
+use crate::variant_spec::VariantSpec;
 
 /// The most piece types a variant may have (a piece code keeps the type
 /// in four bits).
@@ -32,7 +33,7 @@ pub const BUILT_IN: [(&str, &str); 5] = [
 ];
 
 /// What a stalemated side gets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StalemateResult {
     /// The game is drawn.
@@ -42,7 +43,7 @@ pub enum StalemateResult {
 }
 
 /// How the rights field of a FEN is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum RightsNotation {
     /// One file letter per piece that has never moved (upper case White).
@@ -145,63 +146,6 @@ impl fmt::Display for VariantError {
 
 impl std::error::Error for VariantError {}
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawVariant {
-    name: String,
-    #[serde(default)]
-    description: String,
-    files: u8,
-    ranks: u8,
-    start: String,
-    stalemate: StalemateResult,
-    bare_king: bool,
-    #[serde(default)]
-    rights: RightsNotation,
-    pieces: Vec<RawPiece>,
-    promotion: Option<RawPromotion>,
-    #[serde(default)]
-    castling: Vec<RawCastling>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawPiece {
-    letter: String,
-    name: String,
-    betza: String,
-    #[serde(default)]
-    royal: bool,
-    #[serde(default)]
-    pawn: bool,
-    initial_rank: Option<u8>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawPromotion {
-    #[serde(default = "one")]
-    ranks: u8,
-    pieces: Vec<String>,
-}
-
-fn one() -> u8 {
-    1
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawCastling {
-    color: String,
-    king: String,
-    king_to: String,
-    partner: String,
-    partner_to: String,
-    san: String,
-    #[serde(default)]
-    keeps_right: bool,
-}
-
 impl Variant {
     /// A built-in variant by name.
     pub fn built_in(name: &str) -> Result<Variant, VariantError> {
@@ -237,13 +181,17 @@ impl Variant {
 
     /// Parses and checks a variant file's text; `source` names it in errors.
     pub fn from_toml(text: &str, source: &str) -> Result<Variant, VariantError> {
+        Variant::from_spec(parse_spec(text, source)?, source)
+    }
+
+    /// Checks a variant description (a variant file as read, or as an
+    /// importer built it); `source` names it in errors.
+    pub fn from_spec(raw: VariantSpec, source: &str) -> Result<Variant, VariantError> {
         let error = |key: &str, message: String| VariantError {
             source: source.to_string(),
             key: key.to_string(),
             message,
         };
-        let raw: RawVariant = toml::from_str(text)
-            .map_err(|e| error("syntax", e.to_string().trim_end().replace('\n', " ")))?;
         if raw.files == 0 || raw.files > MAX_FILES {
             return Err(error(
                 "files",
@@ -523,6 +471,16 @@ impl Variant {
     pub fn type_of_letter(&self, letter: char) -> Option<usize> {
         self.pieces.iter().position(|p| p.letter == letter)
     }
+}
+
+/// Reads a TOML variant file's text into its keys, unchecked; `source`
+/// names it in errors (key `syntax`).
+pub fn parse_spec(text: &str, source: &str) -> Result<VariantSpec, VariantError> {
+    toml::from_str(text).map_err(|e| VariantError {
+        source: source.to_string(),
+        key: "syntax".into(),
+        message: e.to_string().trim_end().replace('\n', " "),
+    })
 }
 
 /// Parses a whole square name on a `files` x `ranks` board into its index.

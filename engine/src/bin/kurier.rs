@@ -13,7 +13,7 @@ use kurier_engine::perft::{divide, perft};
 use kurier_engine::position::Position;
 use kurier_engine::variant::Variant;
 use kurier_engine::with_game;
-use kurier_engine::{bench, uci, xboard};
+use kurier_engine::{bench, import, uci, xboard};
 
 /// Kurier: an engine and toolkit for the Courier family of chess variants
 /// (chess, courier, courier-moderno, enhanced-courier, excoco).
@@ -67,11 +67,13 @@ enum Command {
     ///
     /// Example: kurier perft --variant courier --depth 4 --divide
     Perft {
-        /// A built-in variant: chess, courier, courier-moderno,
-        /// enhanced-courier, excoco.
-        #[arg(long, default_value = "chess", conflicts_with = "variant_file")]
-        variant: String,
-        /// A variant file of your own (see data/variants/README.md).
+        /// A built-in variant: chess (the default), courier,
+        /// courier-moderno, enhanced-courier, excoco; with --variant-file,
+        /// the section of a Fairy-Stockfish variants.ini.
+        #[arg(long)]
+        variant: Option<String>,
+        /// A variant file of your own: Kurier's TOML
+        /// (data/variants/README.md) or a Fairy-Stockfish variants.ini.
         #[arg(long, value_name = "PATH")]
         variant_file: Option<PathBuf>,
         /// The position (default: the variant's start position).
@@ -83,6 +85,33 @@ enum Command {
         /// Print each legal move with its own count first.
         #[arg(long)]
         divide: bool,
+    },
+    /// Read a variant file of another format: `kurier variant convert
+    /// FILE [--variant NAME]` prints it as Kurier's TOML, `kurier variant
+    /// list FILE` which sections of a variants.ini Kurier can play.
+    Variant {
+        /// What to do with the file.
+        #[command(subcommand)]
+        action: VariantAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum VariantAction {
+    /// Print the Kurier variant file (TOML) that a file amounts to: what
+    /// was understood, for you to read or edit.
+    Convert {
+        /// A Fairy-Stockfish variants.ini or a Kurier TOML file.
+        file: PathBuf,
+        /// The section of a variants.ini.
+        #[arg(long)]
+        variant: Option<String>,
+    },
+    /// List the variants of a file, each `accepted NAME` or `refused NAME:
+    /// why`.
+    List {
+        /// A Fairy-Stockfish variants.ini or a Kurier TOML file.
+        file: PathBuf,
     },
 }
 
@@ -97,13 +126,47 @@ macro_rules! say {
     }};
 }
 
-fn load(variant: &str, variant_file: Option<&PathBuf>) -> Result<AnyGame, String> {
+fn load(variant: Option<&str>, variant_file: Option<&PathBuf>) -> Result<AnyGame, String> {
     let description = match variant_file {
-        Some(path) => Variant::from_file(path),
-        None => Variant::built_in(variant),
+        Some(path) => import::read_file(path, variant).map(|imported| imported.variant),
+        None => Variant::built_in(variant.unwrap_or("chess")),
     }
     .map_err(|e| e.to_string())?;
     AnyGame::new(description).map_err(|e| e.to_string())
+}
+
+fn variant_command(action: VariantAction) -> Result<(), String> {
+    match action {
+        VariantAction::Convert { file, variant } => {
+            let imported =
+                import::read_file(&file, variant.as_deref()).map_err(|e| e.to_string())?;
+            let section = variant.map_or(String::new(), |name| format!(", section [{name}]"));
+            say!(
+                "# Converted by kurier {} from {}{section}.",
+                env!("CARGO_PKG_VERSION"),
+                file.display()
+            );
+            say!("# The format: data/variants/README.md.");
+            say!("{}", imported.spec.to_toml().trim_end());
+            Ok(())
+        }
+        VariantAction::List { file } => {
+            let text = import::read_text(&file).map_err(|e| e.to_string())?;
+            let names = import::variant_names(&file, &text).map_err(|e| e.to_string())?;
+            for name in names {
+                match import::read_file(&file, name.as_deref()) {
+                    Ok(imported) => say!("accepted {}", imported.variant.name),
+                    Err(error) => say!(
+                        "refused {}: {}: {}",
+                        name.unwrap_or_default(),
+                        error.key,
+                        error.message
+                    ),
+                }
+            }
+            Ok(())
+        }
+    }
 }
 
 /// Reads the first non-blank input line: `xboard` starts XBoard, anything
@@ -207,6 +270,7 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Serve { args } => serve(&args),
+        Command::Variant { action } => variant_command(action),
         Command::Perft {
             variant,
             variant_file,
@@ -214,7 +278,7 @@ fn run(cli: Cli) -> Result<(), String> {
             depth,
             divide: split,
         } => {
-            let game = load(&variant, variant_file.as_ref())?;
+            let game = load(variant.as_deref(), variant_file.as_ref())?;
             with_game!(&game, g => {
                 let mut position = match &fen {
                     Some(fen) => Position::from_fen(g.clone(), fen).map_err(|e| e.to_string())?,
