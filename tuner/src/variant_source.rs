@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use clap::Args;
+use kurier_engine::import::{self, Format};
 use kurier_engine::variant::Variant;
 use serde::{Deserialize, Serialize};
 
@@ -20,44 +21,69 @@ pub struct VariantFile {
     pub fingerprint: String,
 }
 
-/// The command-line choice of the game: `--variant NAME` or
-/// `--variant-file PATH`.
+/// The command-line choice of the game: `--variant NAME`, or
+/// `--variant-file PATH` (with `--variant NAME` picking the section of a
+/// Fairy-Stockfish `variants.ini`).
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct VariantArgs {
     /// A built-in variant: chess, courier, courier-moderno,
-    /// enhanced-courier, excoco.
-    #[arg(long, default_value = "excoco")]
-    pub variant: String,
-    /// A variant file of your own (format: data/variants/README.md),
-    /// instead of --variant.
-    #[arg(long, conflicts_with = "variant")]
+    /// enhanced-courier, excoco (the default); with --variant-file, the
+    /// section of a Fairy-Stockfish variants.ini.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// A variant file of your own: Kurier's TOML (data/variants/README.md)
+    /// or a Fairy-Stockfish variants.ini, instead of a built-in variant.
+    #[arg(long)]
     pub variant_file: Option<std::path::PathBuf>,
 }
 
 impl VariantArgs {
     /// The variant, and the file record when it came from a file.
     pub fn load(&self) -> Result<(Variant, Option<VariantFile>), String> {
-        match &self.variant_file {
-            Some(path) => {
-                let (variant, file) = read_variant_file(path)?;
-                Ok((variant, Some(file)))
-            }
-            None => Ok((
-                Variant::built_in(&self.variant).map_err(|e| e.to_string())?,
-                None,
-            )),
-        }
+        load_variant(
+            self.variant.as_deref(),
+            self.variant_file.as_deref(),
+            "excoco",
+        )
     }
 }
 
-/// Reads a variant file and fingerprints it.
-pub fn read_variant_file(path: &Path) -> Result<(Variant, VariantFile), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("variant file {}: cannot read it: {e}", path.display()))?;
-    let variant =
-        Variant::from_toml(&text, &path.display().to_string()).map_err(|e| e.to_string())?;
+/// The game of a command line: the variant file `file` (with `name` its
+/// section, for a `variants.ini`), else the built-in variant `name`, else
+/// `default`.
+pub fn load_variant(
+    name: Option<&str>,
+    file: Option<&Path>,
+    default: &str,
+) -> Result<(Variant, Option<VariantFile>), String> {
+    match file {
+        Some(path) => {
+            let (variant, file) = read_variant_file(path, name)?;
+            Ok((variant, Some(file)))
+        }
+        None => Ok((
+            Variant::built_in(name.unwrap_or(default)).map_err(|e| e.to_string())?,
+            None,
+        )),
+    }
+}
+
+/// Reads a variant file of any format Kurier reads (`name`: the section
+/// of a `variants.ini`) and fingerprints it.
+pub fn read_variant_file(
+    path: &Path,
+    name: Option<&str>,
+) -> Result<(Variant, VariantFile), String> {
+    let text = import::read_text(path).map_err(|e| e.to_string())?;
+    let imported = import::read(
+        &text,
+        &path.display().to_string(),
+        Format::detect(path, &text),
+        name,
+    )
+    .map_err(|e| e.to_string())?;
     Ok((
-        variant,
+        imported.variant,
         VariantFile {
             path: path.display().to_string(),
             fingerprint: fingerprint(&text),
@@ -71,7 +97,7 @@ pub fn recorded_variant(name: &str, file: Option<&VariantFile>) -> Result<Varian
     let Some(file) = file else {
         return Variant::built_in(name).map_err(|e| e.to_string());
     };
-    let (variant, now) = read_variant_file(Path::new(&file.path))?;
+    let (variant, now) = read_variant_file(Path::new(&file.path), Some(name))?;
     if now.fingerprint != file.fingerprint {
         return Err(format!(
             "variant file {}: changed since the run started (fingerprint {} then, {} now); \

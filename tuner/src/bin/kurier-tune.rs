@@ -22,7 +22,7 @@ use kurier_tuner::spec::{key_values, parse_value};
 use kurier_tuner::stats::Sprt;
 use kurier_tuner::tournament::{self, OpeningsChoice, RunOptions, TournamentRequest};
 use kurier_tuner::values::run::{merge_values, VALUES_MARK};
-use kurier_tuner::variant_source::read_variant_file;
+use kurier_tuner::variant_source::load_variant;
 
 /// Kurier's tuner: tournaments with sound statistics, opening books,
 /// piece-value fitting.
@@ -47,12 +47,13 @@ enum Command {
     /// the start, kept when a short search scores them within the
     /// threshold, no two alike.
     Openings {
-        /// A built-in variant.
+        /// A built-in variant; with --variant-file, the section of a
+        /// Fairy-Stockfish variants.ini.
         #[arg(long, required_unless_present = "variant_file")]
         variant: Option<String>,
-        /// A variant file of your own (data/variants/README.md), instead
-        /// of --variant.
-        #[arg(long, conflicts_with = "variant")]
+        /// A variant file of your own: Kurier's TOML
+        /// (data/variants/README.md) or a Fairy-Stockfish variants.ini.
+        #[arg(long)]
         variant_file: Option<PathBuf>,
         /// Positions to write.
         #[arg(long, default_value_t = 300)]
@@ -114,13 +115,14 @@ enum Command {
 /// Players, games and outputs of a match, gauntlet or round robin.
 #[derive(Args)]
 struct TournamentArgs {
-    /// A built-in variant.
-    #[arg(long, default_value = "courier-moderno")]
-    variant: String,
-    /// A variant file of your own (format: data/variants/README.md),
-    /// instead of --variant; `values=` files of players must name its
-    /// variant.
-    #[arg(long, conflicts_with = "variant")]
+    /// A built-in variant (default courier-moderno); with
+    /// --variant-file, the section of a Fairy-Stockfish variants.ini.
+    #[arg(long)]
+    variant: Option<String>,
+    /// A variant file of your own: Kurier's TOML
+    /// (data/variants/README.md) or a Fairy-Stockfish variants.ini;
+    /// `values=` files of players must name its variant.
+    #[arg(long)]
     variant_file: Option<PathBuf>,
     /// A player, repeatable, in order. In-process Kurier:
     /// `name=X[,values=PATH|params=PATH][,eval=material-only][,selective=off][,threads=N][,hash=MB]`;
@@ -234,13 +236,12 @@ fn run_tournament(format: Format, args: TournamentArgs) -> Result<(), String> {
         .iter()
         .map(|text| PlayerSpec::parse(text, Some(default_limit)))
         .collect::<Result<Vec<_>, _>>()?;
-    let (variant, variant_file) = match &args.variant_file {
-        Some(path) => {
-            let (variant, file) = read_variant_file(path)?;
-            (variant.name, Some(file))
-        }
-        None => (args.variant.clone(), None),
-    };
+    let (variant, variant_file) = load_variant(
+        args.variant.as_deref(),
+        args.variant_file.as_deref(),
+        "courier-moderno",
+    )?;
+    let variant = variant.name;
     let book = match args.openings {
         Some(path) => Some(path),
         None if args.random_openings => None,
@@ -352,11 +353,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 limit,
                 threshold,
             };
-            let variant = match (variant_file, variant) {
-                (Some(path), _) => read_variant_file(&path)?.0,
-                (None, Some(name)) => Variant::built_in(&name).map_err(|e| e.to_string())?,
-                (None, None) => return Err("give --variant or --variant-file".to_string()),
-            };
+            let (variant, _) = load_variant(variant.as_deref(), variant_file.as_deref(), "")?;
             write_book(variant, count, seed, filter, concurrency, out)
         }
         Command::Merge { journals, out } => {
