@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::{Stream, StreamExt};
 
+use crate::engine_pool::EnginePool;
 use crate::error::{ApiError, JsonBody, TextBody};
 use crate::games::{engine_turn, lock, Games, SharedSeat};
 use crate::live::{new_game, GameEvent, GameView, NewGame};
@@ -35,6 +36,8 @@ pub struct AppState {
     games: Mutex<Games>,
     documents: Mutex<Documents>,
     hash_mb: usize,
+    /// After the games: dropping them stops their searches first.
+    engine: EnginePool,
 }
 
 /// The state the handlers share.
@@ -42,14 +45,21 @@ pub type SharedState = Arc<AppState>;
 
 impl AppState {
     /// The built-in variants, no games; each game's engine gets a hash
-    /// table of `hash_mb` MiB.
-    pub fn new(hash_mb: usize) -> SharedState {
-        Arc::new(AppState {
+    /// table of `hash_mb` MiB; the searches run on a pool of a thread per
+    /// core ([`EnginePool::for_this_machine`]).
+    pub fn new(hash_mb: usize) -> Result<SharedState, String> {
+        Ok(Arc::new(AppState {
             variants: RwLock::new(VariantRegistry::new()),
             games: Mutex::new(Games::new()),
             documents: Mutex::new(Documents::new()),
             hash_mb: hash_mb.max(1),
-        })
+            engine: EnginePool::for_this_machine()?,
+        }))
+    }
+
+    /// The pool the engine's searches run on.
+    pub fn engine(&self) -> &EnginePool {
+        &self.engine
     }
 
     // A panic while a lock was held would be a bug; what it guarded is
@@ -83,7 +93,8 @@ impl AppState {
     }
 }
 
-/// The server's routes.
+/// The server's routes (which [`crate::server::serve_on`] serves behind
+/// [`crate::guard::only_own_page`]).
 pub fn router(state: SharedState) -> Router {
     let uploads = Router::new()
         .route("/api/variants", get(list_variants).post(load_variant))
@@ -177,7 +188,8 @@ async fn load_variant(
 }
 
 /// `POST /api/games`, a [`NewGame`]: starts a game; the engine moves
-/// first when the person plays Black.
+/// first when the person plays Black (then, with the engine busy, no
+/// game is made: `503`).
 async fn create_game(
     State(app): State<SharedState>,
     JsonBody(request): JsonBody<NewGame>,
@@ -190,12 +202,19 @@ async fn create_game(
         let info = VariantInfo::new(game.variant(), variants.is_built_in(&request.variant));
         (game, info)
     };
-    let seat = {
+    let (seat, place) = {
         let mut games = app.games();
         let live = new_game(games.next_id(), &game, info, &request, app.hash_mb)?;
-        games.insert(live).1
+        let place = if live.engine_to_move() {
+            Some(app.engine.reserve()?)
+        } else {
+            None
+        };
+        (games.insert(live).1, place)
     };
-    engine_turn(&seat);
+    if let Some(place) = place {
+        engine_turn(&seat, &app.engine, place);
+    }
     let view = lock(&seat).game().view();
     Ok(Json(view))
 }
@@ -234,13 +253,21 @@ struct MoveRequest {
 }
 
 /// Runs `action` on the game `id`, tells its listeners of any change,
-/// lets the engine answer, and returns the game.
+/// lets the engine answer when `answer` (for which a place on the
+/// engine's pool is taken first: busy, the action is not done), and
+/// returns the game.
 fn act(
     app: &AppState,
     id: &str,
+    answer: bool,
     action: impl FnOnce(&mut dyn crate::live::LiveGame) -> Result<(), ApiError>,
 ) -> Result<Json<GameView>, ApiError> {
     let seat = app.seat(id)?;
+    let place = if answer {
+        Some(app.engine.reserve()?)
+    } else {
+        None
+    };
     let outcome = {
         let mut locked = lock(&seat);
         let before = locked.game().version();
@@ -251,19 +278,24 @@ fn act(
         outcome
     };
     outcome?;
-    engine_turn(&seat);
+    if let Some(place) = place {
+        engine_turn(&seat, &app.engine, place);
+    }
     let view = lock(&seat).game().view();
     Ok(Json(view))
 }
 
 /// `POST /api/games/{id}/move`, `{"uci": "e2e4"}`: plays the person's
-/// move; the engine starts thinking about its answer.
+/// move; the engine starts thinking about its answer (with the engine
+/// busy, the move is not played: `503`).
 async fn play_move(
     State(app): State<SharedState>,
     path: Result<Path<String>, PathRejection>,
     JsonBody(request): JsonBody<MoveRequest>,
 ) -> Result<Json<GameView>, ApiError> {
-    act(&app, &path_value(path)?, |game| game.play(&request.uci))
+    act(&app, &path_value(path)?, true, |game| {
+        game.play(&request.uci)
+    })
 }
 
 /// `POST /api/games/{id}/takeback`: takes back the person's last move
@@ -272,7 +304,8 @@ async fn take_back(
     State(app): State<SharedState>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Json<GameView>, ApiError> {
-    act(&app, &path_value(path)?, |game| game.take_back())
+    // The person is to move after it: the engine has nothing to answer.
+    act(&app, &path_value(path)?, false, |game| game.take_back())
 }
 
 /// An SSE event named `name` with `value` as JSON.

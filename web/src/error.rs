@@ -4,10 +4,14 @@
 
 use axum::extract::rejection::{JsonRejection, StringRejection};
 use axum::extract::{FromRequest, Request};
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::de::DeserializeOwned;
+
+/// How long a client told "busy" should wait before it asks again, in
+/// seconds (the `Retry-After` of every `503`).
+pub const RETRY_AFTER_SECONDS: u64 = 5;
 
 /// A failed request: its status and what went wrong, in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,15 +47,26 @@ impl ApiError {
             message: message.into(),
         }
     }
+
+    /// `503 Service Unavailable`, with `Retry-After`: the server has no
+    /// room for the work now (the engine is busy); `reason` says why,
+    /// the message adds when to try again.
+    pub fn busy(reason: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!("{}; try again in {RETRY_AFTER_SECONDS} s", reason.into()),
+        }
+    }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(serde_json::json!({ "error": self.message })),
-        )
-            .into_response()
+        let body = Json(serde_json::json!({ "error": self.message }));
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            let retry = [(header::RETRY_AFTER, RETRY_AFTER_SECONDS.to_string())];
+            return (self.status, retry, body).into_response();
+        }
+        (self.status, body).into_response()
     }
 }
 

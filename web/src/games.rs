@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use tokio::sync::broadcast;
 
+use crate::engine_pool::{EnginePool, SearchPlace};
 use crate::error::ApiError;
 use crate::live::{GameEvent, GameView, LiveGame};
 
@@ -128,13 +129,13 @@ impl Default for Games {
     }
 }
 
-/// Starts the engine's search in `seat`'s game when it is the engine's
-/// move; a task waits for the result and plays it, unless the game was
-/// dropped or the search replaced meanwhile.
-pub fn engine_turn(seat: &SharedSeat) {
+/// Starts the engine's search in `seat`'s game, on `pool` in `place`,
+/// when it is the engine's move; a task waits for the result and plays
+/// it, unless the game was dropped or the search replaced meanwhile.
+pub fn engine_turn(seat: &SharedSeat, pool: &EnginePool, place: SearchPlace) {
     let mut locked = lock(seat);
     let events = locked.events.clone();
-    let Some(result) = locked.game().start_engine(&events) else {
+    let Some(result) = locked.game().start_engine(&events, pool, place) else {
         return;
     };
     locked.publish();

@@ -29,10 +29,26 @@
 //! | `POST /api/study/journal?name=F` | a run's `journal.jsonl` | its games |
 //! | `GET /api/study/{id}/games/{n}` | | game `n` replayed ([`study::StudyGame`]) |
 //! | `POST /api/report?name=F` | a piece-value run's `*-values-results.json` | table and plots ([`report::ReportView`]) |
+//!
+//! Only the board's own page may drive the server ([`guard`]). It
+//! listens on 127.0.0.1 only; a request addressed to another host (its
+//! `Host`) is refused with `421` (`400` with no host), so that no web
+//! page reaches it by DNS rebinding; a `POST`, `PUT`, `PATCH` or
+//! `DELETE` from another site's page (its `Origin`, or without one
+//! `Sec-Fetch-Site: cross-site` or `same-site`) with `403`. A request
+//! with neither (curl, the tests) comes from a program on this machine
+//! and is served. The engine's searches run on a pool of a thread per
+//! core ([`engine_pool`]), never on the threads that answer requests;
+//! with every thread searching and [`engine_pool::MAX_WAITING_SEARCHES`]
+//! waiting, a request that would start one more (a new game with the
+//! engine to move, a move) gets `503` with `Retry-After` and changes
+//! nothing. A game dropped stops its search.
 
 pub mod api;
+pub mod engine_pool;
 pub mod error;
 pub mod games;
+pub mod guard;
 pub mod live;
 pub mod page;
 pub mod report;

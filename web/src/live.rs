@@ -1,9 +1,10 @@
 //! One game between a person and the engine: the moves, the clocks, the
-//! engine's search on its own thread, take-back, the end by the variant's
-//! rules (or the clock), and the game's PGN. Written once for both board
-//! widths; the server holds it as a [`LiveGame`] trait object.
+//! engine's search on the server's pool of search threads, take-back,
+//! the end by the variant's rules (or the clock), and the game's PGN.
+//! Written once for both board widths; the server holds it as a
+//! [`LiveGame`] trait object.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use kurier_engine::bitboard::Bitboard;
@@ -14,8 +15,7 @@ use kurier_engine::history::SearchHistories;
 use kurier_engine::moves::Move;
 use kurier_engine::position::Position;
 use kurier_engine::rules::GameResult;
-use kurier_engine::search::{Config, Limits, Score, SearchResult};
-use kurier_engine::threads::{SearchJob, SearchThread};
+use kurier_engine::search::{search, Config, Control, Limits, Score, SearchResult};
 use kurier_engine::time::Clock;
 use kurier_engine::tt::TranspositionTable;
 use kurier_engine::with_game;
@@ -27,6 +27,7 @@ use kurier_tuner::play::{GameEnd, MoveNote, MoveScore};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, oneshot};
 
+use crate::engine_pool::{EnginePool, PooledSearch, SearchPlace};
 use crate::error::ApiError;
 use crate::thinking::Thinking;
 use crate::variants::VariantInfo;
@@ -213,12 +214,17 @@ pub trait LiveGame: Send {
     fn play(&mut self, uci: &str) -> Result<(), ApiError>;
     /// Takes back the person's last move and what followed it.
     fn take_back(&mut self) -> Result<(), ApiError>;
-    /// Starts the engine's search when it is the engine's move and none
-    /// runs; its reports go to `events`, its result to the receiver,
-    /// which hands it to [`LiveGame::finish_engine`].
+    /// Whether it is the engine's move and no search of it runs.
+    fn engine_to_move(&self) -> bool;
+    /// Starts the engine's search on `pool`, in `place`, when
+    /// [`LiveGame::engine_to_move`]; its reports go to `events`, its
+    /// result to the receiver, which hands it to
+    /// [`LiveGame::finish_engine`].
     fn start_engine(
         &mut self,
         events: &broadcast::Sender<GameEvent>,
+        pool: &EnginePool,
+        place: SearchPlace,
     ) -> Option<oneshot::Receiver<EngineDone>>;
     /// Plays the engine's move from its search; false when that search
     /// was stopped or replaced meanwhile (take-back), and nothing changed.
@@ -267,7 +273,10 @@ struct Table<B: Bitboard> {
     played: Vec<PlayedMove>,
     notes: Vec<MoveNote>,
     evaluator: Arc<Evaluator<B>>,
-    tt: Arc<TranspositionTable>,
+    /// The engine's hash table, made by its first search (on a search
+    /// thread, and only in a game the engine plays a move of).
+    tt: Arc<OnceLock<TranspositionTable>>,
+    hash_mb: usize,
     /// The engine's move statistics of this game, kept between its searches.
     histories: Arc<Mutex<SearchHistories>>,
     /// Both clocks, in a game on the clock.
@@ -277,7 +286,7 @@ struct Table<B: Bitboard> {
     /// When the side to move began to think.
     turn_started: Instant,
     end: Option<(GameResult, GameEnd)>,
-    search: Option<SearchThread>,
+    search: Option<PooledSearch>,
     /// Which search is the current one.
     search_token: u64,
 }
@@ -313,7 +322,8 @@ impl<B: Bitboard> Table<B> {
             played: Vec::new(),
             notes: Vec::new(),
             evaluator: Arc::new(Evaluator::new(game, params)),
-            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            tt: Arc::new(OnceLock::new()),
+            hash_mb,
             histories: Arc::new(Mutex::new(SearchHistories::new())),
             clocks,
             clocks_before: Vec::new(),
@@ -397,9 +407,9 @@ impl<B: Bitboard> Table<B> {
     }
 
     fn stop_engine(&mut self) {
-        if let Some(mut search) = self.search.take() {
+        // Dropping the search stops it.
+        if self.search.take().is_some() {
             self.search_token += 1;
-            search.stop();
             self.version += 1;
         }
     }
@@ -527,17 +537,22 @@ impl<B: Bitboard> LiveGame for Table<B> {
         Ok(())
     }
 
+    fn engine_to_move(&self) -> bool {
+        self.end.is_none() && self.position.side_to_move() != self.human && self.search.is_none()
+    }
+
     fn start_engine(
         &mut self,
         events: &broadcast::Sender<GameEvent>,
+        pool: &EnginePool,
+        place: SearchPlace,
     ) -> Option<oneshot::Receiver<EngineDone>> {
-        if self.end.is_some() || self.position.side_to_move() == self.human || self.search.is_some()
-        {
+        if !self.engine_to_move() {
             return None;
         }
         self.search_token += 1;
         let token = self.search_token;
-        let limits = Limits {
+        let mut limits = Limits {
             nodes: match self.limit {
                 EngineLimit::Nodes { nodes } => Some(nodes),
                 EngineLimit::Clock { .. } => None,
@@ -549,28 +564,44 @@ impl<B: Bitboard> LiveGame for Table<B> {
             }),
             ..Limits::default()
         };
-        let job = SearchJob {
-            position: self.position.clone(),
-            evaluator: Arc::clone(&self.evaluator),
-            tt: Arc::clone(&self.tt),
-            histories: Arc::clone(&self.histories),
-            limits,
-            config: Config::default(),
-            ponder: false,
-        };
+        let engine = self.engine().index();
+        let turn_started = self.turn_started;
+        let position = self.position.clone();
+        let evaluator = Arc::clone(&self.evaluator);
+        let tt = Arc::clone(&self.tt);
+        let hash_mb = self.hash_mb;
+        let histories = Arc::clone(&self.histories);
         let reports = events.clone();
         let (done, receiver) = oneshot::channel();
-        self.search = Some(SearchThread::start(
-            job,
-            move |position, report| {
-                // No page listening is no reason to stop thinking.
-                let _ = reports.send(GameEvent::Thinking(Thinking::new(position, report)));
-            },
-            move |_, result| {
-                // The game may be gone by now; then so is its receiver.
-                let _ = done.send(EngineDone { token, result });
-            },
-        ));
+        let run = move |control: &Control| {
+            // The engine's clock ran while the search waited for a thread.
+            if let Some(clock) = &mut limits.clock {
+                clock.time[engine] = clock.time[engine].saturating_sub(turn_started.elapsed());
+            }
+            let tt = tt.get_or_init(|| TranspositionTable::new(hash_mb));
+            // A stopped search of this game may hold them a moment longer;
+            // one that panicked left nothing this one cannot overwrite.
+            let mut histories = histories
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let result = search(
+                &position,
+                &evaluator,
+                tt,
+                &mut histories,
+                &limits,
+                &Config::default(),
+                control,
+                &mut |report| {
+                    // No page listening is no reason to stop thinking.
+                    let _ = reports.send(GameEvent::Thinking(Thinking::new(&position, report)));
+                },
+            );
+            drop(histories);
+            // The game may be gone by now; then so is its receiver.
+            let _ = done.send(EngineDone { token, result });
+        };
+        self.search = Some(pool.start(place, run));
         self.version += 1;
         Some(receiver)
     }
@@ -579,10 +610,9 @@ impl<B: Bitboard> LiveGame for Table<B> {
         if done.token != self.search_token {
             return false;
         }
-        let Some(mut search) = self.search.take() else {
+        if self.search.take().is_none() {
             return false;
-        };
-        search.join();
+        }
         self.version += 1;
         // The search has a legal move in every position that is not over,
         // which is the only kind it is started in.

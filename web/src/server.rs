@@ -4,9 +4,11 @@
 use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
 
+use axum::middleware::from_fn_with_state;
 use tokio::net::TcpListener;
 
-use crate::api::{router, AppState};
+use crate::api::{router, AppState, SharedState};
+use crate::guard::{only_own_page, OwnAddress};
 
 /// How `kurier serve` was asked to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,9 +30,8 @@ pub async fn serve(options: &ServeOptions) -> Result<(), String> {
     let listener = TcpListener::bind(wanted).await.map_err(|e| {
         format!("cannot listen on {wanted}: {e} (is another program using the port? choose one with --port)")
     })?;
-    let address = listener
-        .local_addr()
-        .map_err(|e| format!("cannot tell the address listened on: {e}"))?;
+    let address = listened(&listener)?;
+    let state = AppState::new(options.hash_mb)?;
     let url = format!("http://{address}/");
     let mut stdout = std::io::stdout().lock();
     // Where the page is, for a person and for a program that started us;
@@ -43,7 +44,22 @@ pub async fn serve(options: &ServeOptions) -> Result<(), String> {
             eprintln!("kurier serve: could not open a browser ({e}); open {url} in one");
         }
     }
-    axum::serve(listener, router(AppState::new(options.hash_mb)))
+    serve_on(listener, state).await
+}
+
+/// Serves `state` on `listener` until the process is stopped: the
+/// routes of [`router`], which only the page of the address listened on
+/// may drive ([`only_own_page`]).
+pub async fn serve_on(listener: TcpListener, state: SharedState) -> Result<(), String> {
+    let own = OwnAddress::new(listened(&listener)?);
+    let app = router(state).layer(from_fn_with_state(own, only_own_page));
+    axum::serve(listener, app)
         .await
         .map_err(|e| format!("the server stopped: {e}"))
+}
+
+fn listened(listener: &TcpListener) -> Result<SocketAddr, String> {
+    listener
+        .local_addr()
+        .map_err(|e| format!("cannot tell the address listened on: {e}"))
 }

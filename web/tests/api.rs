@@ -21,7 +21,7 @@ use tower::ServiceExt;
 const RUN_FOLDER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/courier-match");
 
 fn app() -> Router {
-    router(AppState::new(1))
+    router(AppState::new(1).expect("the engine's threads start"))
 }
 
 /// The status and the body (JSON, or the text as a JSON string).
