@@ -147,6 +147,15 @@ struct UploadName {
     name: Option<String>,
 }
 
+/// The `?name=` of an uploaded variant file, and `&variant=` the section
+/// of a Fairy-Stockfish `variants.ini` to load (without it, every section
+/// Kurier can play).
+#[derive(Deserialize)]
+struct VariantUpload {
+    name: Option<String>,
+    variant: Option<String>,
+}
+
 fn upload_name(query: Result<Query<UploadName>, QueryRejection>, default: &str) -> String {
     query
         .ok()
@@ -173,16 +182,21 @@ async fn list_variants(State(app): State<SharedState>) -> Json<Vec<VariantInfo>>
     Json(app.variants().infos())
 }
 
-/// `POST /api/variants?name=FILE`, a variant file's text: offers it.
+/// `POST /api/variants?name=FILE[&variant=SECTION]`, a variant file's
+/// text (Kurier TOML or a Fairy-Stockfish `variants.ini`): offers it.
 async fn load_variant(
     State(app): State<SharedState>,
-    query: Result<Query<UploadName>, QueryRejection>,
+    query: Result<Query<VariantUpload>, QueryRejection>,
     TextBody(text): TextBody,
 ) -> Result<Json<VariantInfo>, ApiError> {
-    let source = upload_name(query, "the variant file");
+    let (name, section) = match query {
+        Ok(Query(upload)) => (upload.name, upload.variant),
+        Err(_) => (None, None),
+    };
+    let source = upload_name(Ok(Query(UploadName { name })), "the variant file");
     let game = app
         .variants_mut()
-        .load(&text, &source)
+        .load(&text, &source, section.as_deref())
         .map_err(ApiError::bad_request)?;
     Ok(Json(VariantInfo::new(game.variant(), false)))
 }

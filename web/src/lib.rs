@@ -17,7 +17,7 @@
 //! | request | body | answer |
 //! |---|---|---|
 //! | `GET /api/variants` | | the variants ([`variants::VariantInfo`]) |
-//! | `POST /api/variants?name=F` | a variant file (TOML) | the variant loaded |
+//! | `POST /api/variants?name=F[&variant=S]` | a variant file (TOML, or a Fairy-Stockfish variants.ini: section S, or every section Kurier can play) | the (first) variant loaded |
 //! | `POST /api/games` | [`live::NewGame`] | the game ([`live::GameView`]) |
 //! | `GET /api/games/{id}` | | the game |
 //! | `POST /api/games/{id}/move` | `{"uci": "e2e4"}` | the game, or why the move is refused |

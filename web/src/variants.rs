@@ -3,7 +3,10 @@
 //! draws boards and glyphs from.
 
 use kurier_engine::betza::{Motion, MovePart};
+use std::path::Path;
+
 use kurier_engine::game::AnyGame;
+use kurier_engine::import::{self, Format};
 use kurier_engine::variant::{PieceType, Variant};
 use serde::Serialize;
 
@@ -55,11 +58,47 @@ impl VariantRegistry {
             })
     }
 
-    /// Loads a variant file's text (`source` names it in errors) and
-    /// offers the variant; it may not take a built-in variant's name, and
+    /// Loads a variant file's text (`source`, the file's name, names it in
+    /// errors and tells its format by its extension, else by its
+    /// content) and offers its variant: a Kurier TOML file's one, the
+    /// section `section` of a Fairy-Stockfish `variants.ini`, or without
+    /// `section` every section of it that Kurier can play (the first is
+    /// returned). A variant may not take a built-in variant's name, and
     /// replaces a loaded one of the same name.
-    pub fn load(&mut self, text: &str, source: &str) -> Result<AnyGame, String> {
-        let variant = Variant::from_toml(text, source).map_err(|e| e.to_string())?;
+    pub fn load(
+        &mut self,
+        text: &str,
+        source: &str,
+        section: Option<&str>,
+    ) -> Result<AnyGame, String> {
+        let format = Format::detect(Path::new(source), text);
+        let variants = match (format, section) {
+            (Format::FairyIni, None) => {
+                let (variants, refused) =
+                    import::read_every(text, source, format).map_err(|e| e.to_string())?;
+                match (variants.is_empty(), refused.first()) {
+                    (true, Some(first)) => {
+                        return Err(format!("no variant of it can be played here: {first}"))
+                    }
+                    _ => variants,
+                }
+            }
+            _ => vec![
+                import::read(text, source, format, section)
+                    .map_err(|e| e.to_string())?
+                    .variant,
+            ],
+        };
+        let mut first = None;
+        for variant in variants {
+            let game = self.offer(variant, source)?;
+            first.get_or_insert(game);
+        }
+        first.ok_or_else(|| format!("{source}: no variant in it"))
+    }
+
+    /// Offers one variant read from `source`.
+    fn offer(&mut self, variant: Variant, source: &str) -> Result<AnyGame, String> {
         let name = variant.name.clone();
         if self
             .entries
@@ -249,11 +288,11 @@ mod tests {
         let error = registry.load(courier, "mine.toml").unwrap_err();
         assert!(error.contains("built-in variant"), "{error}");
         let renamed = courier.replacen("name = \"courier\"", "name = \"my-courier\"", 1);
-        registry.load(&renamed, "mine.toml").unwrap();
+        registry.load(&renamed, "mine.toml", None).unwrap();
         assert!(registry.get("my-courier").is_ok());
         assert!(!registry.is_built_in("my-courier"));
         // Loading it again replaces it rather than adding a second one.
-        registry.load(&renamed, "mine.toml").unwrap();
+        registry.load(&renamed, "mine.toml", None).unwrap();
         assert_eq!(registry.infos().len(), 6);
         let error = registry.get("nonesuch").err().unwrap();
         assert!(error.contains("unknown variant 'nonesuch'"), "{error}");

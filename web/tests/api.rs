@@ -527,6 +527,39 @@ async fn variant_files_load_or_say_what_is_wrong() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fairy_stockfish_variants_ini_offers_the_sections_kurier_plays() {
+    let app = app();
+    let ini = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/variants/fairy-stockfish/variants.ini"
+    ))
+    .unwrap();
+    let (status, loaded) = post_text(&app, "/api/variants?name=variants.ini", ini.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{loaded}");
+    assert_eq!(loaded["name"], "indiangreat");
+    let (_, variants) = get(&app, "/api/variants").await;
+    // The five built-in variants and the file's 13 sections.
+    assert_eq!(variants.as_array().unwrap().len(), 5 + 13);
+    let game = create(&app, new_game("chessvshp", "white", 500)).await;
+    assert_eq!(game["variant"]["name"], "chessvshp");
+
+    let mine = "[mine:chess]\nmustCapture = true\n";
+    let error = error_of(
+        post_text(&app, "/api/variants?name=mine.ini&variant=mine", mine).await,
+        StatusCode::BAD_REQUEST,
+    );
+    assert!(
+        error.starts_with("variant file mine.ini: [mine] line 2: mustCapture"),
+        "{error}"
+    );
+    let error = error_of(
+        post_text(&app, "/api/variants?name=mine.ini", mine).await,
+        StatusCode::BAD_REQUEST,
+    );
+    assert!(error.contains("no variant of it can be played"), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tournament_files_are_listed_and_replayed() {
     let app = app();
     let pgn = std::fs::read_to_string(format!("{RUN_FOLDER}/games.pgn")).unwrap();

@@ -173,22 +173,34 @@ pub fn variant_names(path: &Path, text: &str) -> Result<Vec<Option<String>>, Var
 /// `variants.ini` that Kurier can play, and the refusals of the others.
 pub fn read_all(path: &Path) -> Result<(Vec<Variant>, Vec<VariantError>), VariantError> {
     let text = read_text(path)?;
-    let source = path.display().to_string();
-    match Format::detect(path, &text) {
+    read_every(
+        &text,
+        &path.display().to_string(),
+        Format::detect(path, &text),
+    )
+}
+
+/// Every variant of a file's text; see [`read_all`].
+pub fn read_every(
+    text: &str,
+    source: &str,
+    format: Format,
+) -> Result<(Vec<Variant>, Vec<VariantError>), VariantError> {
+    match format {
         Format::Toml => Ok((
-            vec![read(&text, &source, Format::Toml, None)?.variant],
+            vec![read(text, source, Format::Toml, None)?.variant],
             Vec::new(),
         )),
         Format::FairyIni => {
-            let names = fairy::section_names(&text).map_err(|refusal| VariantError {
-                source: source.clone(),
+            let names = fairy::section_names(text).map_err(|refusal| VariantError {
+                source: source.to_string(),
                 key: refusal.key,
                 message: refusal.message,
             })?;
             let mut variants = Vec::new();
             let mut refused = Vec::new();
             for name in names {
-                match read(&text, &source, Format::FairyIni, Some(&name)) {
+                match read(text, source, Format::FairyIni, Some(&name)) {
                     Ok(imported) => variants.push(imported.variant),
                     Err(error) => refused.push(error),
                 }
