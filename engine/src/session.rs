@@ -141,9 +141,10 @@ impl Session {
         self.apply_eval_file()
     }
 
-    /// Loads a variant file (Kurier's TOML, or every section of a
-    /// Fairy-Stockfish `variants.ini` that Kurier can play), or every
-    /// `.toml` and `.ini` file of a folder; returns the names loaded. A
+    /// Loads a variant file (Kurier's TOML, an Interactive Diagram, or
+    /// every section of a Fairy-Stockfish `variants.ini` that Kurier can
+    /// play), or every `.toml`, `.diagram` and `.ini` file of a folder;
+    /// returns the names loaded. A
     /// loaded variant replaces one of the same name. A `variants.ini` none
     /// of whose sections Kurier can play is an error naming the first
     /// refusal.
@@ -155,7 +156,7 @@ impl Session {
                 .filter_map(|entry| entry.ok().map(|e| e.path()))
                 .filter(|p| {
                     p.extension()
-                        .is_some_and(|ext| ext == "toml" || ext == "ini")
+                        .is_some_and(|ext| ext == "toml" || ext == "ini" || ext == "diagram")
                 })
                 .collect();
             files.sort();

@@ -73,7 +73,8 @@ enum Command {
         #[arg(long)]
         variant: Option<String>,
         /// A variant file of your own: Kurier's TOML
-        /// (data/variants/README.md) or a Fairy-Stockfish variants.ini.
+        /// (data/variants/README.md), an Interactive Diagram or a
+        /// Fairy-Stockfish variants.ini.
         #[arg(long, value_name = "PATH")]
         variant_file: Option<PathBuf>,
         /// The position (default: the variant's start position).
@@ -101,7 +102,8 @@ enum VariantAction {
     /// Print the Kurier variant file (TOML) that a file amounts to: what
     /// was understood, for you to read or edit.
     Convert {
-        /// A Fairy-Stockfish variants.ini or a Kurier TOML file.
+        /// A Fairy-Stockfish variants.ini, an Interactive Diagram or a
+        /// Kurier TOML file.
         file: PathBuf,
         /// The section of a variants.ini.
         #[arg(long)]
@@ -110,7 +112,8 @@ enum VariantAction {
     /// List the variants of a file, each `accepted NAME` or `refused NAME:
     /// why`.
     List {
-        /// A Fairy-Stockfish variants.ini or a Kurier TOML file.
+        /// A Fairy-Stockfish variants.ini, an Interactive Diagram or a
+        /// Kurier TOML file.
         file: PathBuf,
     },
 }

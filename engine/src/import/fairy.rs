@@ -14,6 +14,7 @@ use super::fairy_betza;
 use super::fairy_ini::{self, Section};
 use super::fairy_regions::{parse_extent, parse_file, parse_region, whole_ranks, Region};
 use super::moves::{Modality, MoveSet};
+use super::Refusal;
 use crate::variant::{RightsNotation, StalemateResult};
 use crate::variant_spec::{CastlingSpec, PieceSpec, PromotionSpec, VariantSpec};
 
@@ -92,15 +93,6 @@ struct FairyVariant {
     pieces: Vec<FairyPiece>,
     promotion: [Vec<String>; 2],
     settings: BTreeMap<String, Setting>,
-}
-
-/// A refusal: where, and why.
-#[derive(Debug)]
-pub struct Refusal {
-    /// `[section] line N: key`, or `[section]`.
-    pub key: String,
-    /// What Kurier cannot read or play.
-    pub message: String,
 }
 
 fn refusal(key: &str, origin: &Origin, message: String) -> Refusal {

@@ -10,11 +10,13 @@
 //! that was understood. What Kurier cannot play is refused with one line
 //! naming the key and its line.
 
+mod diagram;
 mod fairy;
 mod fairy_betza;
 mod fairy_ini;
 mod fairy_regions;
 pub mod moves;
+pub mod xbetza;
 
 use std::path::Path;
 
@@ -29,17 +31,26 @@ pub enum Format {
     Toml,
     /// Fairy-Stockfish's `variants.ini`.
     FairyIni,
+    /// H. G. Muller's Interactive Diagram.
+    Diagram,
 }
 
 impl Format {
-    /// The format of a file, by its extension (`.toml`, `.ini`), else by
-    /// its content: section headers `[name]` or `[name:parent]` without
-    /// Kurier's `[[pieces]]` tables are a `variants.ini`.
+    /// The format of a file, by its extension (`.toml`, `.ini`,
+    /// `.diagram`), else by its content: section headers `[name]` or
+    /// `[name:parent]` without Kurier's `[[pieces]]` tables are a
+    /// `variants.ini`; a `files=` parameter and a piece line
+    /// (`name:id:moves:image:squares`) without section headers are a
+    /// diagram.
     pub fn detect(path: &Path, text: &str) -> Format {
         match path.extension().and_then(|e| e.to_str()) {
             Some("toml") => return Format::Toml,
             Some("ini") => return Format::FairyIni,
+            Some("diagram") => return Format::Diagram,
             _ => {}
+        }
+        if diagram::looks_like_diagram(text) {
+            return Format::Diagram;
         }
         let headers = text
             .lines()
@@ -61,6 +72,16 @@ impl Format {
     }
 }
 
+/// An importer's refusal: where (`[section] line N: key` in a
+/// `variants.ini`, `line N: key` in a diagram), and why.
+#[derive(Debug)]
+pub struct Refusal {
+    /// Where: the key and its line.
+    pub key: String,
+    /// What Kurier cannot read or play.
+    pub message: String,
+}
+
 /// A variant read from a file, with the Kurier file it amounts to.
 #[derive(Clone, Debug)]
 pub struct Imported {
@@ -74,7 +95,9 @@ pub struct Imported {
 
 /// Reads the variant of a file's text; `name` picks a section of a
 /// `variants.ini` (required there, refused for a TOML file, which holds
-/// one variant). `source` names the file in errors.
+/// one variant) and names a diagram's variant (which has no name of its
+/// own: else the file's name without its extension). `source` names the
+/// file in errors.
 pub fn read(
     text: &str,
     source: &str,
@@ -116,11 +139,25 @@ pub fn read(
             })?;
             fairy::to_spec(text, name).map_err(|refusal| error(refusal.key, refusal.message))?
         }
+        Format::Diagram => {
+            let stem = Path::new(source)
+                .file_stem()
+                .map(|stem| {
+                    stem.to_string_lossy()
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join("-")
+                })
+                .unwrap_or_default();
+            diagram::to_spec(text, name.unwrap_or(&stem))
+                .map_err(|refusal| error(refusal.key, refusal.message))?
+        }
     };
     let variant = Variant::from_spec(
         spec.clone(),
         &match (format, name) {
             (Format::FairyIni, Some(name)) => format!("{source} [{name}], as Kurier's format"),
+            (Format::Diagram, _) => format!("{source}, as Kurier's format"),
             _ => source.to_string(),
         },
     )?;
@@ -154,11 +191,12 @@ pub fn read_text(path: &Path) -> Result<String, VariantError> {
     })
 }
 
-/// The names a file's variants are picked by: `None` for a TOML file's
-/// one variant, each section's name for a `variants.ini`.
+/// The names a file's variants are picked by: `None` for the one
+/// variant of a TOML file or a diagram, each section's name for a
+/// `variants.ini`.
 pub fn variant_names(path: &Path, text: &str) -> Result<Vec<Option<String>>, VariantError> {
     match Format::detect(path, text) {
-        Format::Toml => Ok(vec![None]),
+        Format::Toml | Format::Diagram => Ok(vec![None]),
         Format::FairyIni => fairy::section_names(text)
             .map(|names| names.into_iter().map(Some).collect())
             .map_err(|refusal| VariantError {
@@ -169,8 +207,9 @@ pub fn variant_names(path: &Path, text: &str) -> Result<Vec<Option<String>>, Var
     }
 }
 
-/// Every variant of a file: the one of a TOML file, or each section of a
-/// `variants.ini` that Kurier can play, and the refusals of the others.
+/// Every variant of a file: the one of a TOML file or a diagram, or each
+/// section of a `variants.ini` that Kurier can play, and the refusals of
+/// the others.
 pub fn read_all(path: &Path) -> Result<(Vec<Variant>, Vec<VariantError>), VariantError> {
     let text = read_text(path)?;
     read_every(
@@ -187,10 +226,9 @@ pub fn read_every(
     format: Format,
 ) -> Result<(Vec<Variant>, Vec<VariantError>), VariantError> {
     match format {
-        Format::Toml => Ok((
-            vec![read(text, source, Format::Toml, None)?.variant],
-            Vec::new(),
-        )),
+        Format::Toml | Format::Diagram => {
+            Ok((vec![read(text, source, format, None)?.variant], Vec::new()))
+        }
         Format::FairyIni => {
             let names = fairy::section_names(text).map_err(|refusal| VariantError {
                 source: source.to_string(),

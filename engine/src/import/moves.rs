@@ -160,7 +160,7 @@ impl MoveSet {
     pub fn to_betza(&self) -> Result<String, String> {
         let normal = self.normalised();
         let mut out = String::new();
-        write_phase(&normal.quiet, &normal.capture, "", &mut out)?;
+        write_phase(&normal.quiet, &normal.capture, None, &mut out)?;
         let initial_quiet: BTreeSet<Step> =
             normal.quiet.union(&normal.initial_quiet).copied().collect();
         let initial_capture: BTreeSet<Step> = normal
@@ -169,7 +169,12 @@ impl MoveSet {
             .copied()
             .collect();
         if !normal.initial_quiet.is_empty() || !normal.initial_capture.is_empty() {
-            write_phase(&initial_quiet, &initial_capture, "i", &mut out)?;
+            write_phase(
+                &initial_quiet,
+                &initial_capture,
+                Some((&normal.quiet, &normal.capture)),
+                &mut out,
+            )?;
         }
         let parts = betza::parse(&out)
             .map_err(|e| format!("wrote {out:?}, which reads back as an error: {e}"))?;
@@ -213,14 +218,17 @@ fn ride_length(set: &BTreeSet<Step>, (dx, dy): (i32, i32)) -> u8 {
 /// leaper).
 type PartKey = (&'static str, &'static str, u8);
 
-/// Writes the parts of one phase (`prefix` "" or "i"): rides first, by
-/// direction and length, then the jumps, by atom.
+/// Writes the parts of one phase: rides first, by direction and length,
+/// then the jumps, by atom. For the first move (`normal`: the moves the
+/// piece has anyway) the parts are `i` parts, and only those that add to
+/// the normal moves are written.
 fn write_phase(
     quiet: &BTreeSet<Step>,
     capture: &BTreeSet<Step>,
-    prefix: &str,
+    normal: Option<(&BTreeSet<Step>, &BTreeSet<Step>)>,
     out: &mut String,
 ) -> Result<(), String> {
+    let prefix = if normal.is_some() { "i" } else { "" };
     let mut groups: Vec<(PartKey, BTreeSet<(i32, i32)>)> = Vec::new();
     let mut add = |key: (&'static str, &'static str, u8), direction: (i32, i32)| match groups
         .iter_mut()
@@ -235,12 +243,17 @@ fn write_phase(
     for unit in UNITS {
         let slider = if unit.0 == 0 || unit.1 == 0 { "W" } else { "F" };
         let lengths = [ride_length(quiet, unit), ride_length(capture, unit)];
+        let unchanged =
+            normal.is_some_and(|(q, c)| lengths == [ride_length(q, unit), ride_length(c, unit)]);
         for distance in 1..=i32::from(lengths[0].max(lengths[1])) {
             covered.insert(Step {
                 dx: unit.0 * distance,
                 dy: unit.1 * distance,
                 ride: distance > 1,
             });
+        }
+        if unchanged {
+            continue;
         }
         let both = lengths[0].min(lengths[1]);
         if both > 0 {
@@ -255,6 +268,12 @@ fn write_phase(
     }
     let mut jumps: BTreeSet<Step> = quiet.union(capture).copied().collect();
     jumps.retain(|step| !covered.contains(step));
+    if let Some((normal_quiet, normal_capture)) = normal {
+        jumps.retain(|step| {
+            (quiet.contains(step), capture.contains(step))
+                != (normal_quiet.contains(step), normal_capture.contains(step))
+        });
+    }
     for step in &jumps {
         if step.ride {
             return Err(format!(
