@@ -39,6 +39,7 @@ pub mod time;
 pub mod timeman;
 pub mod tt;
 pub mod uci;
+pub mod value_estimate;
 pub mod variant;
 pub mod variant_spec;
 pub mod xboard;

@@ -17,6 +17,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::value_estimate::estimated_values;
 use crate::variant::Variant;
 
 /// A middlegame and an endgame weight, in centipawns.
@@ -263,7 +264,9 @@ struct ParamsFile {
 
 impl EvalParams {
     /// The default weights for a variant: its fitted parameters where it
-    /// has them, else the hand-set weights with its built-in piece values.
+    /// has them, else the hand-set weights with its built-in piece values,
+    /// else (a variant with no values file) with piece values estimated
+    /// from the pieces' moves ([`crate::value_estimate`]).
     pub fn for_variant(variant: &Variant) -> Result<EvalParams, ParamsError> {
         if let Some(params) = EvalParams::built_in_params(variant)? {
             return Ok(params);
@@ -275,15 +278,23 @@ impl EvalParams {
                 &format!("built-in values of {}", variant.name),
             ),
             None => {
-                // A user's variant without a values file: value pieces by mobility.
+                let values = estimated_values(variant).map_err(|e| ParamsError {
+                    source: variant.name.clone(),
+                    message: format!("cannot estimate piece values from the start position: {e}"),
+                })?;
                 let mut params = EvalParams::neutral(variant);
-                for (piece_type, piece) in variant.pieces.iter().enumerate() {
-                    let value = if piece.pawn { 100 } else { 0 };
-                    params.weights[params.layout.material(piece_type)] = Pair(value, value);
+                for (piece_type, value) in values.into_iter().enumerate() {
+                    params.set_piece_value(piece_type, Pair(value, value));
                 }
                 Ok(params.within_rules(variant))
             }
         }
+    }
+
+    /// Whether [`EvalParams::for_variant`] estimates this variant's piece
+    /// values from the pieces' moves: it has no values file.
+    pub fn estimates_values(variant: &Variant) -> bool {
+        built_in_values_text(&variant.name).is_none()
     }
 
     /// The default weights with a built-in variant's suggested piece

@@ -29,9 +29,9 @@ use kurier_tuner::values::generate::{
 };
 use kurier_tuner::values::observational::observational_estimate;
 use kurier_tuner::values::ordinal::{covariance, fit_ordinal, quadratic_form, ratio_gradient};
-use kurier_tuner::values::report::write_report;
+use kurier_tuner::values::report::{self, write_report};
 use kurier_tuner::values::run::{
-    journal_path, merge_values, results, run, DesignOpenings, RunSettings,
+    journal_path, merge_values, results, run, DesignOpenings, RunResults, RunSettings,
 };
 use kurier_tuner::values::synthetic::{draw_result, synthetic_design, synthetic_material};
 use kurier_tuner::values::texel::{fit_scale, fit_texel, texel_design, TexelOptions};
@@ -882,4 +882,42 @@ fn a_run_refuses_other_settings_other_builds_and_other_variants() {
         );
     }
     assert!(!markdown.contains("-observational.toml"));
+}
+
+/// A run whose engine values were estimated from the pieces' moves says so
+/// in its report and measures against the estimate: the committed
+/// Courier-Spiel run (played with a values file), read back as it is and
+/// then as if its values had been estimated.
+#[test]
+fn a_report_says_when_the_engine_values_are_estimated() {
+    let text = include_str!("../../reports/courier-spiel-values-results.json");
+    let given = RunResults::parse(text, "courier-spiel-values-results.json").unwrap();
+    // Results written before the record existed read as not estimated.
+    assert!(!given.header.engine_values_estimated);
+    let markdown = report::markdown(&given, &[], "spiel");
+    assert!(!markdown.contains("Engine values: estimated"), "{markdown}");
+    assert!(markdown.contains("| piece | suggested |"), "{markdown}");
+    let mut estimated = given.clone();
+    estimated.header.engine_values_estimated = true;
+    let markdown = report::markdown(&estimated, &[], "spiel");
+    // The engine's values as the committed file records them, pawn first.
+    assert!(
+        markdown.contains(
+            "\nEngine values: estimated from mobility (no values file): P 1.00, Q 9.50, R 5.00, \
+             N 3.00, C 3.50, B 1.50, F 3.00, U 6.50.\n"
+        ),
+        "{markdown}"
+    );
+    assert!(markdown.contains("| piece | estimated |"), "{markdown}");
+    // The verdicts of the committed report, now on the estimate.
+    assert!(
+        markdown.contains(
+            "Estimated values inside the designed 95% interval (confirmed): R 5, N 3, C 3.5, F 3."
+        ),
+        "{markdown}"
+    );
+    assert!(
+        report::values_tables(&estimated).starts_with("Engine values: estimated from mobility"),
+        "the values command prints it too"
+    );
 }

@@ -1,5 +1,6 @@
 //! `kurier-tune` through the binary: every command reads a variant file
-//! (`--variant-file`), and bad input (a broken variant file, a variant
+//! (`--variant-file`), one without values plays from an estimate, and bad
+//! input (a broken variant file, a variant
 //! without a pawn, a values file for another game, a run folder of
 //! another variant) is refused with a one-line error that names it.
 
@@ -7,7 +8,21 @@ use std::path::PathBuf;
 
 mod common;
 
-use common::{refused, scratch, tune};
+use common::{refused, scratch, succeed, tune};
+
+/// The settings of a values run of a few seconds: 8 games at 60 nodes.
+const TINY_RUN: [&str; 10] = [
+    "--nodes",
+    "60",
+    "--batches",
+    "1",
+    "--pairs",
+    "4",
+    "--max-plies",
+    "60",
+    "--bootstrap",
+    "10",
+];
 
 /// The worked example of the variant file format.
 fn courier_spiel() -> PathBuf {
@@ -47,12 +62,9 @@ fn bad_input_gets_one_line_that_names_it() {
         "--quick",
     ]);
     assert!(error.contains("rooks has no pawn"), "{error}");
-    // A variant without values for its pieces needs some for the engine.
+    // A values file of another game.
     let spiel = courier_spiel();
     let spiel = spiel.to_str().unwrap();
-    let error = refused(&["values", "--variant-file", spiel, "--quick"]);
-    assert!(error.contains("--engine-values"), "{error}");
-    // A values file of another game.
     let chess_values = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/values/chess.toml");
     let error = refused(&[
         "values",
@@ -135,27 +147,19 @@ fn every_command_reads_a_variant_file() {
         String::from_utf8_lossy(&output.stdout).contains("match on courier-spiel: 2 of 2 games")
     );
     let run = dir.join("run");
-    let output = tune(&[
-        "values",
-        "--variant-file",
-        spiel,
-        "--engine-values",
-        values,
-        "--nodes",
-        "60",
-        "--batches",
-        "1",
-        "--pairs",
-        "4",
-        "--max-plies",
-        "60",
-        "--bootstrap",
-        "10",
-        "--openings",
-        book.to_str().unwrap(),
-        "--out",
-        run.to_str().unwrap(),
-    ]);
+    let output = tune(
+        &[
+            ["values", "--variant-file", spiel, "--engine-values", values].as_slice(),
+            &TINY_RUN,
+            &[
+                "--openings",
+                book.to_str().unwrap(),
+                "--out",
+                run.to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
     assert!(
         output.status.success(),
         "{}",
@@ -219,4 +223,67 @@ fn every_command_reads_a_variant_file() {
         error.contains("a run of courier-spiel, not of courier"),
         "{error}"
     );
+}
+
+#[test]
+fn a_variant_without_values_plays_from_the_estimate_of_its_moves() {
+    let dir = scratch("estimated");
+    let spiel = courier_spiel();
+    let run = dir.join("run");
+    let output = succeed(
+        &[
+            [
+                "values",
+                "--variant-file",
+                spiel.to_str().unwrap(),
+                "--quick",
+            ]
+            .as_slice(),
+            &TINY_RUN,
+            &["--out", run.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    // By hand, on the 12x8 board (a square ahead counts twice, a move-only
+    // or capture-only one 1/3 or 2/3 of a move): the pawn's 84 steps ahead
+    // (2/3 each) and 154 captures ahead (4/3) make 261 1/3; the knight
+    // reaches 272 squares ahead and 272 behind (816); the fool, a
+    // non-royal king, 238 ahead and 414 others (890); the councillor
+    // both (1706). In pawns: 3.12, 3.41, 6.53.
+    let line = output
+        .lines()
+        .find(|line| {
+            line.starts_with("Engine values: estimated from mobility (no values file): P 1.00, ")
+        })
+        .unwrap_or_else(|| panic!("no estimated values in\n{output}"));
+    for value in ["N 3.12", "F 3.41", "U 6.53"] {
+        assert!(line.contains(value), "{value}: {line}");
+    }
+    assert!(output.contains("| piece | estimated |"), "{output}");
+    assert!(
+        output.contains("courier-spiel at 60 nodes per move: designed experiment 8 games"),
+        "{output}"
+    );
+    // The journal's header records where the engine's values came from.
+    let journal = std::fs::read_to_string(run.join("journal.jsonl")).unwrap();
+    let header: serde_json::Value = serde_json::from_str(journal.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        header["settings"]["engine_values_estimated"], true,
+        "{header}"
+    );
+    let report = dir.join("report");
+    succeed(&[
+        "report",
+        "--run",
+        run.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+    ]);
+    let markdown = std::fs::read_to_string(report.join("courier-spiel-values-quick.md")).unwrap();
+    assert!(markdown.contains(line), "{markdown}");
+    assert!(
+        markdown.contains("plays every game with piece values estimated from the pieces' moves"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("| piece | estimated |"), "{markdown}");
 }

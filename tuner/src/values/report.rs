@@ -136,7 +136,7 @@ fn estimate_cell(estimate: Option<&Estimate>, t: usize, pawn: usize) -> String {
 
 /// The values tables of every budget, as the `values` command prints them.
 pub fn values_tables(results: &RunResults) -> String {
-    let mut text = String::new();
+    let mut text = estimated_values_line(results).map_or(String::new(), |line| line + "\n\n");
     for budget in &results.budgets {
         let _ = writeln!(text, "{}", budget_heading(results, budget));
         text.push_str(&values_table(results, budget));
@@ -171,12 +171,40 @@ fn engine_values_differ(results: &RunResults) -> bool {
     results.header.engine_values != results.header.suggested
 }
 
+/// What the measured values are compared with: the suggested values, or,
+/// for a variant with no values file, the engine's estimate from the
+/// pieces' moves.
+fn reference(results: &RunResults) -> &'static str {
+    if results.header.engine_values_estimated {
+        "estimated"
+    } else {
+        "suggested"
+    }
+}
+
+/// The line that says that the engine's values are estimated from the
+/// pieces' moves, with the values; none when they are not.
+pub fn estimated_values_line(results: &RunResults) -> Option<String> {
+    let header = &results.header;
+    if !header.engine_values_estimated {
+        return None;
+    }
+    let values: Vec<String> = table_types(&header.types)
+        .into_iter()
+        .map(|t| format!("{} {:.2}", header.types.letters[t], header.engine_values[t]))
+        .collect();
+    Some(format!(
+        "Engine values: estimated from mobility (no values file): {}.",
+        values.join(", ")
+    ))
+}
+
 /// One budget's values table: piece | suggested | (engine, when its values
 /// differ) | designed | observational.
 pub fn values_table(results: &RunResults, budget: &BudgetResult) -> String {
     let types = &results.header.types;
     let engine_column = engine_values_differ(results);
-    let mut table = String::from("\n| piece | suggested |");
+    let mut table = format!("\n| piece | {} |", reference(results));
     if engine_column {
         table.push_str(" engine plays |");
     }
@@ -277,7 +305,7 @@ pub fn verdicts(results: &RunResults, budget: &BudgetResult) -> Option<(Vec<Stri
 
 fn budgets_table(results: &RunResults) -> String {
     let types = &results.header.types;
-    let mut table = String::from("| piece | suggested |");
+    let mut table = format!("| piece | {} |", reference(results));
     for budget in &results.budgets {
         let _ = write!(table, " {} nodes |", budget.nodes);
     }
@@ -393,7 +421,7 @@ pub fn values_plot(results: &RunResults, budget: &BudgetResult) -> Result<String
         .map(|&t| types.letters[t].to_string())
         .collect();
     let mut series = vec![Series {
-        name: "suggested".to_string(),
+        name: reference(results).to_string(),
         points: order
             .iter()
             .map(|&t| Some((results.header.suggested[t], None)))
@@ -479,6 +507,9 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
         s.seed,
         match &s.engine_values {
             Some(file) => format!("the values of `{}`", file.path),
+            None if header.engine_values_estimated => "piece values estimated from the pieces' \
+                moves (the variant has no values file; the tables' \"estimated\" column)"
+                .to_string(),
             None if engine_values_differ(results) => "the variant's default evaluation, its \
                 fitted parameters (`data/params/`), whose piece values (the tables' \"engine \
                 plays\" column, in the engine's own pawns) are not the suggested ones,"
@@ -496,6 +527,9 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
             .map_or(String::new(), |r| format!("when both agree for {} moves that one is {} cp ahead, ", r.moves, r.score)),
         s.ending.max_plies
     );
+    if let Some(line) = estimated_values_line(results) {
+        let _ = writeln!(text, "{line}\n");
+    }
     if s.quick {
         text.push_str("**A `--quick` run**: few games; the intervals are wide.\n\n");
     }
@@ -506,7 +540,8 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
         if let Some((confirmed, refuted)) = verdicts(results, budget) {
             let _ = writeln!(
                 text,
-                "\nSuggested values inside the designed 95% interval (confirmed): {}. Outside (refuted): {}.",
+                "\n{} values inside the designed 95% interval (confirmed): {}. Outside (refuted): {}.",
+                if header.engine_values_estimated { "Estimated" } else { "Suggested" },
                 if confirmed.is_empty() { "none".to_string() } else { confirmed.join(", ") },
                 if refuted.is_empty() { "none".to_string() } else { refuted.join(", ") }
             );

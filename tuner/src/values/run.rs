@@ -184,8 +184,12 @@ pub struct RunHeader {
     pub types: PieceTypes,
     /// The values the engine plays with, pawns.
     pub engine_values: Values,
+    /// Whether they are estimated from the pieces' moves (a variant with
+    /// no values file, and none given): `kurier_engine::value_estimate`.
+    #[serde(default)]
+    pub engine_values_estimated: bool,
     /// The variant's suggested values (its built-in ones, or the engine's
-    /// values for a variant without them), pawns.
+    /// values, given or estimated, for a variant without them), pawns.
     pub suggested: Values,
     /// The model's columns.
     pub space: FeatureSpace,
@@ -325,12 +329,15 @@ struct Setup {
     variant: Variant,
     types: PieceTypes,
     params: EvalParams,
+    /// Whether the engine's values are estimated from the pieces' moves.
+    estimated: bool,
     suggested: Values,
 }
 
 /// The values a run's report measures against: a built-in variant's
 /// suggested ones (`data/values/<variant>.toml`, not the fitted
-/// parameters' material the engine may play with), else the engine's.
+/// parameters' material the engine may play with), else the engine's
+/// (a values file given, or the estimate from the pieces' moves).
 pub fn suggested_values(
     variant: &Variant,
     types: &PieceTypes,
@@ -345,20 +352,27 @@ pub fn suggested_values(
 fn setup(settings: &RunSettings) -> Result<Setup, String> {
     let variant = recorded_variant(&settings.variant, settings.variant_file.as_ref())?;
     let types = PieceTypes::of(&variant)?;
-    let built_in = EvalParams::for_variant(&variant).map_err(|e| e.to_string())?;
     let params = match &settings.engine_values {
         Some(file) => {
             let text = file.reread()?;
             EvalParams::with_values(&variant, &text, &file.path).map_err(|e| e.to_string())?
         }
-        None => built_in.clone(),
+        None => EvalParams::for_variant(&variant).map_err(|e| e.to_string())?,
     };
+    let estimated = settings.engine_values.is_none() && EvalParams::estimates_values(&variant);
     let engine_values = values_of(&params, &types);
     if let Some(&t) = types.pieces().iter().find(|&&t| engine_values[t] <= 0.0) {
         return Err(format!(
-            "the engine would play {} with the {} worth {} pawns: give it values with \
+            "the engine would play {} with the {} worth {} pawns{}: give it values with \
              --engine-values FILE (the format of data/values/<variant>.toml)",
-            variant.name, types.names[t], engine_values[t]
+            variant.name,
+            types.names[t],
+            engine_values[t],
+            if estimated {
+                " (the estimate from its moves, which counts no first move)"
+            } else {
+                ""
+            }
         ));
     }
     let suggested = suggested_values(&variant, &types, &engine_values)?;
@@ -366,6 +380,7 @@ fn setup(settings: &RunSettings) -> Result<Setup, String> {
         variant,
         types,
         params,
+        estimated,
         suggested,
     })
 }
@@ -381,6 +396,7 @@ pub fn run(settings: &RunSettings, folder: &Path, base: Option<&Path>) -> Result
         variant,
         types,
         params,
+        estimated,
         suggested,
     } = setup(settings)?;
     std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
@@ -407,6 +423,7 @@ pub fn run(settings: &RunSettings, folder: &Path, base: Option<&Path>) -> Result
             engine_version: engine_version(),
             search_signature: signature,
             engine_values: values_of(&params, &types),
+            engine_values_estimated: estimated,
             suggested,
             space: FeatureSpace::new(&types, pair_types),
             types,
