@@ -285,7 +285,7 @@ mod tests {
     fn a_loaded_file_may_not_take_a_built_in_name() {
         let mut registry = VariantRegistry::new();
         let courier = kurier_engine::variant::BUILT_IN[1].1;
-        let error = registry.load(courier, "mine.toml").unwrap_err();
+        let error = registry.load(courier, "mine.toml", None).unwrap_err();
         assert!(error.contains("built-in variant"), "{error}");
         let renamed = courier.replacen("name = \"courier\"", "name = \"my-courier\"", 1);
         registry.load(&renamed, "mine.toml", None).unwrap();
