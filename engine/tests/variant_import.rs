@@ -90,7 +90,13 @@ fn the_converted_file_plays_the_same_game() {
 
 #[test]
 fn bad_files_get_one_line_naming_what_and_where() {
-    let cases: [(&str, &str, Option<&str>, &[&str]); 7] = [
+    let cases: [(&str, &str, Option<&str>, &[&str]); 8] = [
+        (
+            "black-pawns.ini",
+            "[mine:chess]\npromotionPawnTypesBlack = n\n",
+            Some("mine"),
+            &["[mine] line 2: promotionPawnTypesBlack", "other pawns for White"],
+        ),
         (
             "no-equals.ini",
             "[mine:chess]\nmaxRank 10\n",

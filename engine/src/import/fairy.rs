@@ -760,9 +760,13 @@ fn pawn_kinds(variant: &FairyVariant) -> Result<Vec<String>, Refusal> {
         lists.push(kinds);
     }
     if lists[0] != lists[1] {
-        let setting = &variant.settings["promotionPawnTypesWhite"];
+        // One of the two keys differs from the default: name it.
+        let (key, setting) = ["promotionPawnTypesWhite", "promotionPawnTypesBlack"]
+            .into_iter()
+            .find_map(|key| variant.settings.get(key).map(|setting| (key, setting)))
+            .expect("two lists differ only when a key sets one");
         return Err(refusal(
-            "promotionPawnTypesWhite",
+            key,
             &setting.origin,
             "other pawns for White than for Black: Kurier's armies move alike".into(),
         ));
