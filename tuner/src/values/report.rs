@@ -541,7 +541,23 @@ pub fn markdown(
          bootstrap over pairs, and, for comparison, from the likelihood's curvature with the sandwich \
          over pairs. Observational: quiet positions of ordinary self-play games, logistic regression of \
          the result (draws ½) on material, pairs, the side to move and the rest of the engine's \
-         evaluation as a column of its own; bootstrap over games.\n",
+         evaluation as a column of its own; bootstrap over games.\n\n\
+         Verdicts: a suggested value is confirmed when the true value lies within the tolerance of it \
+         (by default half the grid the suggested values are written on: 0.5 pawn for whole numbers), \
+         refuted when it lies above or below that band. Each piece gets a simultaneous interval, \
+         Fieller's for the ratio of its weight to the pawn's (unbounded, so undecided, while the \
+         pawn's weight is not told from zero), from the sandwich covariance over pairs; its critical \
+         value c solves Phi(-c) + Phi(-c - D) = a, D the band's width in standard errors and a the \
+         piece's share of the error, so that a wrong verdict has probability at most a whether the \
+         true value lies inside the band or outside. The shares: the familywise rate split evenly over \
+         the pieces (Bonferroni; every piece has exactly one true answer, so a step-down gains \
+         nothing), and in a run `--until-verdicts` over its looks, one after each batch, look k of at \
+         most K spending alpha ((k/K)^2 - ((k-1)/K)^2); a verdict, once in, stands. The union bound \
+         holds over the looks whatever their dependence, the adaptive design's included. The common \
+         scale divides every value by the geometric mean of the pieces' ratios to their suggested \
+         values (least squares of logarithms; its verdicts use the delta method on the logarithm, the \
+         factor's uncertainty included, and form a family of their own, the pawn in it). Tested on \
+         simulated experiments in `tuner/tests/verdicts.rs`.\n",
     );
     text
 }
