@@ -698,6 +698,18 @@ fn results_json(state: &kurier_tuner::values::run::RunState, folder: &Path) -> S
     serde_json::to_string(&fits).unwrap()
 }
 
+/// Runs `settings` on the `merged` folder of its shards (which plays
+/// nothing more) and checks its fits against the one machine's.
+fn assert_merged_fits(settings: &RunSettings, merged: &Path, expected: &str) {
+    let state = run(settings, merged, None).unwrap();
+    assert!(state.waiting.is_none());
+    assert_eq!(
+        results_json(&state, merged),
+        expected,
+        "the merged fit differs"
+    );
+}
+
 /// A game without its CPU time.
 fn essence(
     games: &[kurier_tuner::values::experiment::DesignGame],
@@ -758,13 +770,7 @@ fn three_shards_merge_into_exactly_the_one_machine_run() {
         );
     }
     merge_values(&journals, &merged).unwrap();
-    let state = run(&settings, &merged, None).unwrap();
-    assert!(state.waiting.is_none());
-    assert_eq!(
-        results_json(&state, &merged),
-        expected,
-        "the merged fit differs"
-    );
+    assert_merged_fits(&settings, &merged, &expected);
 
     // Bad merges: an output that is an input, the same shard twice, a
     // journal of another run, a game outside the plan.
@@ -851,13 +857,7 @@ fn a_run_until_verdicts_stops_when_every_verdict_is_in_and_shards_merge_into_it(
         merge_values(&journals, &merged).unwrap();
         base = Some(merged.clone());
     }
-    let state = run(&settings, &merged, None).unwrap();
-    assert!(state.waiting.is_none());
-    assert_eq!(
-        results_json(&state, &merged),
-        expected,
-        "the merged fit differs"
-    );
+    assert_merged_fits(&settings, &merged, &expected);
 }
 
 #[test]

@@ -157,6 +157,17 @@ fn slack(p: f64, runs: usize) -> f64 {
     3.0 * (p * (1.0 - p) / runs as f64).sqrt()
 }
 
+/// The familywise error of `tally` at or below the stated rate, give or
+/// take three Monte Carlo standard errors.
+fn assert_error_held(tally: Tally) {
+    assert!(
+        tally.fwer() <= ALPHA + slack(ALPHA, tally.runs),
+        "familywise error {} over {} runs",
+        tally.fwer(),
+        tally.runs
+    );
+}
+
 /// Runs of fixed size: `pairs` pairs of trades drawn uniformly among
 /// those balanced at the truth, one look at the end; the verdicts of
 /// both families (pawns, common scale) at each of `alphas`.
@@ -364,11 +375,7 @@ fn one_look(runs: u64) {
         naive.fwer(),
         started.elapsed().as_secs_f64()
     );
-    assert!(
-        ends.fwer() <= ALPHA + slack(ALPHA, ends.runs),
-        "FWER {}",
-        ends.fwer()
-    );
+    assert_error_held(ends);
     // The test can fail: without the correction for the four pieces the
     // same experiments err far more often (about 4 x 5%).
     assert!(naive.fwer() > 2.0 * ALPHA, "naive FWER {}", naive.fwer());
@@ -386,7 +393,7 @@ fn one_look(runs: u64) {
         mixed.power(),
         started.elapsed().as_secs_f64()
     );
-    assert!(mixed.fwer() <= ALPHA + slack(ALPHA, mixed.runs));
+    assert_error_held(mixed);
     assert!(
         mixed.power() >= predicted - slack(predicted, mixed.verdicts) - 0.03,
         "power {} predicted {predicted}",
@@ -412,8 +419,8 @@ fn pawn_bias(runs: u64) {
         common.power(),
         started.elapsed().as_secs_f64()
     );
-    assert!(pawns.fwer() <= ALPHA + slack(ALPHA, pawns.runs));
-    assert!(common.fwer() <= ALPHA + slack(ALPHA, common.runs));
+    assert_error_held(pawns);
+    assert_error_held(common);
     // On the common scale the verdicts come sooner: the pawn's
     // uncertainty is gone and every value is at the centre of its band.
     assert!(
@@ -440,11 +447,7 @@ fn until_verdicts(runs: u64) {
         ends.mean_games(),
         started.elapsed().as_secs_f64()
     );
-    assert!(
-        ends.fwer() <= ALPHA + slack(ALPHA, ends.runs),
-        "{}",
-        ends.fwer()
-    );
+    assert_error_held(ends);
     // Clear answers: right, and most runs stop well before the cap.
     let started = std::time::Instant::now();
     let [mixed, common] = sequential_runs(&CLEAR, pairs, batches, runs);
@@ -458,8 +461,8 @@ fn until_verdicts(runs: u64) {
         common.fwer(),
         started.elapsed().as_secs_f64()
     );
-    assert!(mixed.fwer() <= ALPHA + slack(ALPHA, mixed.runs));
-    assert!(common.fwer() <= ALPHA + slack(ALPHA, common.runs));
+    assert_error_held(mixed);
+    assert_error_held(common);
     assert!(mixed.power() > 0.8, "{}", mixed.power());
     assert!(mixed.mean_games() < 0.8 * cap, "{}", mixed.mean_games());
 }

@@ -210,6 +210,9 @@ impl ValuesArgs {
         if budgets.contains(&0) {
             return Err("--nodes: every budget must be at least 1".to_string());
         }
+        // Checked before any game is played, whether the run uses it or
+        // only prints its verdicts at the end.
+        let rule = self.verdicts.rule(None)?;
         let pairs = self.pairs.unwrap_or(defaults.pairs);
         let batches = self.batches.unwrap_or(defaults.batches);
         if pairs == 0 || batches == 0 {
@@ -247,11 +250,7 @@ impl ValuesArgs {
             texel_l2: self.texel_l2,
             seed: self.seed,
             shard: self.shard.as_deref().map(Shard::parse).transpose()?,
-            until_verdicts: if self.until_verdicts {
-                Some(self.verdicts.rule(None)?)
-            } else {
-                None
-            },
+            until_verdicts: self.until_verdicts.then_some(rule),
         })
     }
 

@@ -486,16 +486,20 @@ mod tests {
         let candidates = candidate_trades(&types, &space, &values, &[0.0], &limits);
         let theta = prior_theta(&space, &values);
         let precision = prior_precision(&space, &values);
-        let chosen = choose_trades(
-            &candidates,
-            &space,
-            &limits.men,
-            &theta,
-            &precision,
-            &design_weights(&space, &theta),
-            60,
-        )
-        .unwrap();
+        let choose = || {
+            let weights = design_weights(&space, &theta);
+            choose_trades(
+                &candidates,
+                &space,
+                &limits.men,
+                &theta,
+                &precision,
+                &weights,
+                60,
+            )
+            .unwrap()
+        };
+        let chosen = choose();
         assert_eq!(chosen.len(), 60);
         // Every piece is taken in some pair: each value needs data.
         for letter in ['N', 'B', 'R', 'Q'] {
@@ -508,16 +512,6 @@ mod tests {
             );
         }
         // Deterministic.
-        let again = choose_trades(
-            &candidates,
-            &space,
-            &limits.men,
-            &theta,
-            &precision,
-            &design_weights(&space, &theta),
-            60,
-        )
-        .unwrap();
-        assert_eq!(chosen, again);
+        assert_eq!(chosen, choose());
     }
 }

@@ -306,6 +306,10 @@ impl RunResults {
                 fits(&format!("{at}: values"), estimate.values.len())?;
                 fits(&format!("{at}: intervals"), estimate.intervals.len())?;
                 fits(&format!("{at}: curvature"), estimate.curvature.len())?;
+                if let Some(common) = &estimate.common {
+                    fits(&format!("{at}: common scale"), common.values.len())?;
+                    fits(&format!("{at}: common intervals"), common.intervals.len())?;
+                }
                 if let Some((t, _, _)) = estimate.pairs.iter().find(|(t, _, _)| *t >= n) {
                     return Err(format!("{at}: a pair of type {t} of {n}"));
                 }

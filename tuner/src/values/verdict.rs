@@ -524,6 +524,16 @@ mod tests {
         assert!((normal.cdf(-c) + normal.cdf(-c - 1.0) - a).abs() < 1e-12);
     }
 
+    /// Chess's suggested values (whole numbers), K Q R B N P.
+    const SUGGESTED: [f64; 6] = [0.0, 9.0, 5.0, 3.0, 3.0, 1.0];
+
+    /// Chess's types and the model's columns without pair terms.
+    fn chess() -> (PieceTypes, FeatureSpace) {
+        let types = PieceTypes::of(&Variant::built_in("chess").unwrap()).unwrap();
+        let space = FeatureSpace::new(&types, Vec::new());
+        (types, space)
+    }
+
     fn chess_family<'f>(
         space: &'f FeatureSpace,
         types: &'f PieceTypes,
@@ -557,9 +567,8 @@ mod tests {
 
     #[test]
     fn fieller_intervals_solve_their_quadratic_by_hand() {
-        let types = PieceTypes::of(&Variant::built_in("chess").unwrap()).unwrap();
-        let space = FeatureSpace::new(&types, Vec::new());
-        let suggested = [0.0, 9.0, 5.0, 3.0, 3.0, 1.0];
+        let (types, space) = chess();
+        let suggested = SUGGESTED;
         let family = chess_family(&space, &types, &suggested, Scale::Pawns);
         // Rook 2.5, pawn 0.5 (value 5), variances 0.01 each, no
         // covariance; a wide band (D = 2 * 0.5 / se, se = sqrt(0.01 +
@@ -586,9 +595,8 @@ mod tests {
 
     #[test]
     fn intervals_are_classified_by_the_band_they_lie_in() {
-        let types = PieceTypes::of(&Variant::built_in("chess").unwrap()).unwrap();
-        let space = FeatureSpace::new(&types, Vec::new());
-        let suggested = [0.0, 9.0, 5.0, 3.0, 3.0, 1.0];
+        let (types, space) = chess();
+        let suggested = SUGGESTED;
         let family = chess_family(&space, &types, &suggested, Scale::Pawns);
         let at = |low, high| Some(Interval { low, high });
         // The rook's band is [4.5, 5.5], ends included.
@@ -601,9 +609,8 @@ mod tests {
 
     #[test]
     fn a_verdict_once_in_stands_and_later_looks_are_not_read() {
-        let types = PieceTypes::of(&Variant::built_in("chess").unwrap()).unwrap();
-        let space = FeatureSpace::new(&types, Vec::new());
-        let suggested = [0.0, 9.0, 5.0, 3.0, 3.0, 1.0];
+        let (types, space) = chess();
+        let suggested = SUGGESTED;
         let family = chess_family(&space, &types, &suggested, Scale::Pawns);
         // Look 1: every piece at its suggestion, precisely; look 2: the
         // rook far off. The first look confirms all, and they stand.
@@ -631,9 +638,8 @@ mod tests {
 
     #[test]
     fn the_common_scale_judges_ratios_whatever_the_pawn() {
-        let types = PieceTypes::of(&Variant::built_in("chess").unwrap()).unwrap();
-        let space = FeatureSpace::new(&types, Vec::new());
-        let suggested = [0.0, 9.0, 5.0, 3.0, 3.0, 1.0];
+        let (types, space) = chess();
+        let suggested = SUGGESTED;
         // Every piece 1.2 times its suggestion in pawns (pawn weight
         // 0.5): in pawns refuted, on the common scale every piece at its
         // suggestion and the pawn at 1 / 1.2.
@@ -660,9 +666,8 @@ mod tests {
 
     #[test]
     fn the_design_looks_at_the_undecided_pieces_nearest_a_decision() {
-        let types = PieceTypes::of(&Variant::built_in("chess").unwrap()).unwrap();
-        let space = FeatureSpace::new(&types, Vec::new());
-        let suggested = [0.0, 9.0, 5.0, 3.0, 3.0, 1.0];
+        let (types, space) = chess();
+        let suggested = SUGGESTED;
         let family = chess_family(&space, &types, &suggested, Scale::Pawns);
         let verdict = |t, verdict| PieceVerdict {
             t,
