@@ -220,6 +220,20 @@ fn fixed_runs(
 /// run's own design toward the undecided values (in pawns), a look after
 /// each, at most `batches`, stopping when every verdict is in.
 fn sequential_runs(truth: &[f64; 6], pairs: usize, batches: u32, runs: u64) -> [Tally; 2] {
+    sequential_runs_designed(truth, pairs, batches, runs, true)
+}
+
+/// [`sequential_runs`], with the batches designed toward the undecided
+/// values (`focus`) or, as a run of fixed size designs them, toward
+/// every value's target precision (the run still stopping when every
+/// verdict is in).
+fn sequential_runs_designed(
+    truth: &[f64; 6],
+    pairs: usize,
+    batches: u32,
+    runs: u64,
+    focus: bool,
+) -> [Tally; 2] {
     let s = setting();
     let theta = theta(truth);
     let common = common_truth(truth);
@@ -233,7 +247,7 @@ fn sequential_runs(truth: &[f64; 6], pairs: usize, batches: u32, runs: u64) -> [
                 engine_values: &SUGGESTED,
                 limits: &s.limits,
                 pairs,
-                until: Some(Until {
+                until: focus.then(|| Until {
                     family: s.family(Scale::Pawns),
                     alpha: ALPHA,
                     batches,
@@ -242,10 +256,11 @@ fn sequential_runs(truth: &[f64; 6], pairs: usize, batches: u32, runs: u64) -> [
             let mut rows = Vec::new();
             let mut looks = Vec::new();
             for batch in 1..=batches {
-                let trades = design.trades(&rows, &looks).unwrap();
-                if trades.is_empty() {
+                let verdicts = s.family(Scale::Pawns).verdicts(&looks, schedule, ALPHA);
+                if verdicts.iter().all(|v| v.verdict.decided()) {
                     break;
                 }
+                let trades = design.trades(&rows, &looks).unwrap();
                 let first = (rows.len() / 2) as u32;
                 rows.extend(synthetic_pairs(
                     &s.space,
@@ -482,10 +497,30 @@ fn a_run_until_verdicts_holds_the_error_over_its_looks_and_stops_early() {
     until_verdicts(100);
 }
 
+/// What designing each batch toward the undecided values saves: the
+/// games a run needs to settle, against the design of a run of fixed
+/// size (every value toward its target precision).
+fn focus_saves_games(runs: u64) {
+    let (pairs, batches) = (50, 10);
+    let [focused, _] = sequential_runs_designed(&CLEAR, pairs, batches, runs, true);
+    let [plain, _] = sequential_runs_designed(&CLEAR, pairs, batches, runs, false);
+    println!(
+        "until verdicts, Q 10.5 R 6 B 3 N 2: designed toward the undecided values {:.0} games \
+         (power {:.3}), toward every value {:.0} games (power {:.3})",
+        focused.mean_games(),
+        focused.power(),
+        plain.mean_games(),
+        plain.power()
+    );
+    assert_error_held(focused);
+    assert_error_held(plain);
+}
+
 #[test]
 #[ignore = "minutes: cargo test -p kurier-tuner --test verdicts -- --ignored --nocapture"]
 fn the_verdicts_over_many_more_experiments() {
     one_look(4000);
     pawn_bias(2000);
     until_verdicts(1000);
+    focus_saves_games(1000);
 }
