@@ -31,7 +31,7 @@ fn main() -> Result<(), String> {
             let rows = synthetic_design(&types, &space, &limits, &theta, pairs, 0.5, 1);
             let started = Instant::now();
             let estimate = pool
-                .install(|| design_estimate(&rows, &space, &types, resamples, 1))
+                .install(|| design_estimate(&rows, &space, &types, None, resamples, 1))
                 .map_err(|e| e.to_string())?;
             println!(
                 "{} games ({pairs} pairs): fit and {resamples} bootstrap resamples {:.2} s on 2 threads ({} failed)",

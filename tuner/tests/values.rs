@@ -35,6 +35,8 @@ use kurier_tuner::values::run::{
 };
 use kurier_tuner::values::synthetic::{draw_result, synthetic_design, synthetic_material};
 use kurier_tuner::values::texel::{fit_scale, fit_texel, texel_design, TexelOptions};
+use kurier_tuner::values::verdict::VerdictRule;
+use kurier_tuner::values::verdict_table::budget_verdicts;
 use kurier_tuner::values::{PieceTypes, Values};
 
 /// A fresh scratch folder under the target directory.
@@ -98,7 +100,7 @@ fn the_designed_fit_recovers_known_values_within_its_intervals() {
     let space = chess_space();
     let truth = chess_truth();
     let rows = synthetic_design(&types, &space, &chess_limits(), &truth, 3000, 0.5, 7);
-    let estimate = design_estimate(&rows, &space, &types, 100, 3).unwrap();
+    let estimate = design_estimate(&rows, &space, &types, None, 100, 3).unwrap();
     // Columns follow the valued types Q R B N P, then the pair.
     let mut misses = 0;
     for (column, &t) in space.valued.iter().enumerate() {
@@ -164,7 +166,7 @@ fn coverage(replications: u64, pairs: usize, correlation: f64, copies: usize) ->
             100 + replication,
         );
         rows = rows.into_iter().flat_map(|row| vec![row; copies]).collect();
-        let estimate = design_estimate(&rows, &space, &types, 80, replication).unwrap();
+        let estimate = design_estimate(&rows, &space, &types, None, 80, replication).unwrap();
         let fit = fit_ordinal(&rows, space.columns(), None, None).unwrap();
         let naive = covariance(&rows, &fit, false).unwrap();
         for (column, &t) in space.valued.iter().enumerate() {
@@ -660,6 +662,7 @@ fn tiny_settings() -> RunSettings {
         texel_l2: 0.001,
         seed: 5,
         shard: None,
+        until_verdicts: None,
     }
 }
 
@@ -673,9 +676,10 @@ fn results_json(state: &kurier_tuner::values::run::RunState, folder: &Path) -> S
             "no designed fit: {:?}",
             budget.design_error
         );
-        assert!(
+        assert_eq!(
             budget.observational.is_some(),
-            "no observational fit: {:?}",
+            state.header.settings.observational_games > 0,
+            "observational fit: {:?}",
             budget.observational_error
         );
     }
@@ -692,6 +696,18 @@ fn results_json(state: &kurier_tuner::values::run::RunState, folder: &Path) -> S
         })
         .collect();
     serde_json::to_string(&fits).unwrap()
+}
+
+/// Runs `settings` on the `merged` folder of its shards (which plays
+/// nothing more) and checks its fits against the one machine's.
+fn assert_merged_fits(settings: &RunSettings, merged: &Path, expected: &str) {
+    let state = run(settings, merged, None).unwrap();
+    assert!(state.waiting.is_none());
+    assert_eq!(
+        results_json(&state, merged),
+        expected,
+        "the merged fit differs"
+    );
 }
 
 /// A game without its CPU time.
@@ -754,13 +770,7 @@ fn three_shards_merge_into_exactly_the_one_machine_run() {
         );
     }
     merge_values(&journals, &merged).unwrap();
-    let state = run(&settings, &merged, None).unwrap();
-    assert!(state.waiting.is_none());
-    assert_eq!(
-        results_json(&state, &merged),
-        expected,
-        "the merged fit differs"
-    );
+    assert_merged_fits(&settings, &merged, &expected);
 
     // Bad merges: an output that is an input, the same shard twice, a
     // journal of another run, a game outside the plan.
@@ -789,6 +799,65 @@ fn three_shards_merge_into_exactly_the_one_machine_run() {
     assert!(merge_values(&[journal_path(&single)], &root.join("x"))
         .unwrap_err()
         .contains("not a shard"));
+}
+
+#[test]
+fn a_run_until_verdicts_stops_when_every_verdict_is_in_and_shards_merge_into_it() {
+    // A test of the run (its stop, its shards), not of the statistics
+    // (tests/verdicts.rs): at 60 nodes a pawn is barely told from
+    // nothing in a few hundred games, so the rule is lax (an error rate
+    // of 90%, a tolerance of 100 pawns) and every value is confirmed as
+    // soon as its interval is bounded, after three batches here.
+    let rule = VerdictRule {
+        alpha: 0.9,
+        tolerance: Some(100.0),
+    };
+    let settings = RunSettings {
+        batches: 6,
+        observational_games: 0,
+        until_verdicts: Some(rule),
+        ..tiny_settings()
+    };
+    let root = scratch("until-verdicts");
+    let single = root.join("single");
+    let state = run(&settings, &single, None).unwrap();
+    assert!(state.waiting.is_none());
+    let played = state.games.iter().map(|g| g.batch).max().unwrap();
+    assert_eq!(state.games.len(), played as usize * 2 * 30);
+    let results = results(&state, &single).unwrap();
+    let verdicts = budget_verdicts(&results, &results.budgets[0], &rule).unwrap();
+    // It stopped at the first look where every verdict was in, before
+    // its cap.
+    assert!(played < 6, "played all {played} batches: {verdicts:?}");
+    assert!(
+        verdicts.pawns.iter().all(|v| v.verdict.decided()),
+        "{verdicts:?}"
+    );
+    assert_eq!(
+        verdicts.pawns.iter().map(|v| v.batch).max(),
+        Some(played),
+        "{verdicts:?}"
+    );
+    let expected = results_json(&state, &single);
+
+    // Two shards, merged after every batch, play the same games and stop
+    // at the same batch.
+    let shard_folder = |k: usize| root.join(format!("shard{k}"));
+    let shard_settings = |k: usize| RunSettings {
+        shard: Some(Shard { index: k, count: 2 }),
+        ..settings.clone()
+    };
+    let journals: Vec<PathBuf> = (1..=2).map(|k| journal_path(&shard_folder(k))).collect();
+    let merged = root.join("merged");
+    let mut base: Option<PathBuf> = None;
+    for _ in 0..=played {
+        for k in 1..=2 {
+            run(&shard_settings(k), &shard_folder(k), base.as_deref()).unwrap();
+        }
+        merge_values(&journals, &merged).unwrap();
+        base = Some(merged.clone());
+    }
+    assert_merged_fits(&settings, &merged, &expected);
 }
 
 #[test]
@@ -853,6 +922,7 @@ fn a_run_refuses_other_settings_other_builds_and_other_variants() {
     // The report's values file loads in the engine.
     let report = write_report(
         &results(&state, &folder).unwrap(),
+        &VerdictRule::default(),
         &[],
         &folder.join("report"),
         "chess-values",

@@ -62,6 +62,21 @@ fn bad_input_gets_one_line_that_names_it() {
         "--quick",
     ]);
     assert!(error.contains("rooks has no pawn"), "{error}");
+    // The verdicts' options, before any game is played.
+    for (flag, value, says) in [
+        ("--alpha", "1.5", "--alpha 1.5: give a rate between 0 and 1"),
+        ("--tolerance", "0", "--tolerance 0: give a positive number"),
+    ] {
+        let args = [
+            "values",
+            "--variant",
+            "chess",
+            "--quick",
+            "--random-openings",
+        ];
+        let error = refused(&[&args[..], &[flag, value]].concat());
+        assert!(error.contains(says), "{error}");
+    }
     // A values file of another game.
     let spiel = courier_spiel();
     let spiel = spiel.to_str().unwrap();

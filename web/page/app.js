@@ -445,32 +445,42 @@ function openRunFolder(files) {
 
 // -------------------------------------------------------------- Report
 
+// A table's head and body, every cell as text.
+function fillTable(table, header, rows) {
+  const head = document.createElement("tr");
+  for (const cell of header) {
+    const th = document.createElement("th");
+    th.textContent = cell;
+    head.appendChild(th);
+  }
+  table.tHead.replaceChildren(head);
+  table.tBodies[0].replaceChildren();
+  for (const row of rows) {
+    const tr = table.tBodies[0].insertRow();
+    for (const cell of row) tr.insertCell().textContent = cell;
+  }
+}
+
+// One paragraph per note, as text (the report's `**` marks dropped).
+function fillNotes(box, notes) {
+  box.replaceChildren();
+  for (const note of notes) {
+    const line = document.createElement("p");
+    line.textContent = note.replaceAll("**", "");
+    box.appendChild(line);
+  }
+}
+
 async function openReport(file) {
   try {
     const text = await file.text();
     const report = await api("POST", `/api/report?name=${encodeURIComponent(file.name)}`, text, "text/plain");
     say("report-message", "");
     $("report-title").textContent = report.title;
-    const table = $("report-table");
-    const head = document.createElement("tr");
-    for (const cell of report.header) {
-      const th = document.createElement("th");
-      th.textContent = cell;
-      head.appendChild(th);
-    }
-    table.tHead.replaceChildren(head);
-    table.tBodies[0].replaceChildren();
-    for (const row of report.rows) {
-      const tr = table.tBodies[0].insertRow();
-      for (const cell of row) tr.insertCell().textContent = cell;
-    }
-    const notes = $("report-notes");
-    notes.replaceChildren();
-    for (const note of report.notes) {
-      const line = document.createElement("p");
-      line.textContent = note;
-      notes.appendChild(line);
-    }
+    fillTable($("report-verdicts"), report.verdict_header, report.verdict_rows);
+    fillNotes($("report-verdict-notes"), report.verdict_notes);
+    fillTable($("report-table"), report.header, report.rows);
+    fillNotes($("report-notes"), report.notes);
     const plots = $("report-plots");
     plots.replaceChildren();
     for (const svg of report.plots) {

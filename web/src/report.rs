@@ -1,10 +1,13 @@
-//! A piece-value report for the page: the values table and the plots of
-//! `kurier-tune report`, made from the run's results
-//! (`reports/<variant>-values-results.json`, or the `-results.json` a
-//! `report` command writes) by the tuner's own report code.
+//! A piece-value report for the page: the verdict table, the values
+//! table and the plots of `kurier-tune report`, made from the run's
+//! results (`reports/<variant>-values-results.json`, or the
+//! `-results.json` a `report` command writes) by the tuner's own report
+//! code.
 
-use kurier_tuner::values::report::{budgets_plot, values_plot, values_table, verdicts};
+use kurier_tuner::values::figures::{budgets_plot, values_plot};
+use kurier_tuner::values::report::values_table;
 use kurier_tuner::values::run::RunResults;
+use kurier_tuner::values::verdict_table::{budget_verdicts, verdict_table};
 use serde::Serialize;
 
 /// A report as the page shows it.
@@ -14,13 +17,21 @@ pub struct ReportView {
     pub variant: String,
     /// The run in a line: engine, budgets, games.
     pub title: String,
+    /// The verdict table's column heads (the largest budget's verdicts,
+    /// by the run's rule or the defaults); empty for results without
+    /// looks.
+    pub verdict_header: Vec<String>,
+    /// Its rows, one per piece type.
+    pub verdict_rows: Vec<Vec<String>>,
+    /// How the verdicts were reached, and the verdicts listed; or why
+    /// there are none.
+    pub verdict_notes: Vec<String>,
     /// The values table's column heads (the largest budget's).
     pub header: Vec<String>,
     /// Its rows, one per piece type (and pair bonus), cells as the
     /// report writes them.
     pub rows: Vec<Vec<String>>,
-    /// The lines below the table: the model's other quantities, and
-    /// which suggested values the designed experiment confirms.
+    /// The lines below the table: the model's other quantities.
     pub notes: Vec<String>,
     /// The values plot of every budget, then (with several budgets) the
     /// values against the budget; SVG documents.
@@ -34,34 +45,25 @@ pub fn report_view(text: &str, source: &str) -> Result<ReportView, String> {
         .budgets
         .last()
         .ok_or_else(|| format!("{source}: the run has no budget"))?;
-    let table = values_table(&results, last);
-    let mut rows = table
-        .lines()
-        .filter(|line| line.starts_with('|'))
-        .map(cells);
-    let header = rows.next().unwrap_or_default();
-    // The second line is the table's `|---|---:|` rule.
-    let rows = rows.skip(1).collect();
-    let mut notes: Vec<String> = table
-        .lines()
-        .filter(|line| !line.is_empty() && !line.starts_with('|'))
-        .map(str::to_string)
-        .collect();
-    if let Some((confirmed, refuted)) = verdicts(&results, last) {
-        notes.push(format!(
-            "At {} nodes the designed experiment confirms {} and refutes {}.",
-            last.nodes,
-            listed(&confirmed),
-            listed(&refuted)
-        ));
-    }
+    let rule = results.header.settings.until_verdicts.unwrap_or_default();
+    let verdicts = match budget_verdicts(&results, last, &rule) {
+        Some(verdicts) => table_of(&verdict_table(&results, &verdicts, &rule)),
+        None => Table {
+            header: Vec::new(),
+            rows: Vec::new(),
+            notes: vec![format!(
+                "No verdicts: {source} holds no looks (it was written before verdicts were)."
+            )],
+        },
+    };
+    let values = table_of(&values_table(&results, last));
     let mut plots = results
         .budgets
         .iter()
-        .map(|budget| values_plot(&results, budget))
+        .map(|budget| values_plot(&results, budget, &rule))
         .collect::<Result<Vec<_>, _>>()?;
     if results.budgets.len() > 1 {
-        plots.push(budgets_plot(&results)?);
+        plots.push(budgets_plot(&results, &rule)?);
     }
     let s = &results.header.settings;
     let budgets: Vec<String> = results
@@ -77,19 +79,38 @@ pub fn report_view(text: &str, source: &str) -> Result<ReportView, String> {
             results.header.engine_version,
             budgets.join(", ")
         ),
-        header,
-        rows,
-        notes,
+        verdict_header: verdicts.header,
+        verdict_rows: verdicts.rows,
+        verdict_notes: verdicts.notes,
+        header: values.header,
+        rows: values.rows,
+        notes: values.notes,
         plots,
     })
 }
 
-/// `a, b and c`, or `none`.
-fn listed(items: &[String]) -> String {
-    match items {
-        [] => "none".to_string(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+/// A Markdown table with the lines around it.
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    notes: Vec<String>,
+}
+
+/// The table of the Markdown `text` (its `|` lines) and its other lines.
+fn table_of(text: &str) -> Table {
+    let mut rows = text.lines().filter(|line| line.starts_with('|')).map(cells);
+    let header = rows.next().unwrap_or_default();
+    // The second line is the table's `|---|---:|` rule.
+    let rows = rows.skip(1).collect();
+    let notes = text
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('|'))
+        .map(str::to_string)
+        .collect();
+    Table {
+        header,
+        rows,
+        notes,
     }
 }
 
@@ -110,60 +131,82 @@ mod tests {
     /// The Markdown report `kurier-tune report` wrote from the same run.
     const SPIEL_MARKDOWN: &str = include_str!("../../reports/courier-spiel-values.md");
 
-    /// The last budget's section of the Markdown report.
-    fn last_budget_section() -> &'static str {
-        let start = SPIEL_MARKDOWN.rfind("\n## Values at ").unwrap();
+    /// The section of the Markdown report that starts with `heading`
+    /// (the last such).
+    fn section(heading: &str) -> &'static str {
+        let start = SPIEL_MARKDOWN.rfind(heading).unwrap();
         let section = &SPIEL_MARKDOWN[start + 1..];
         &section[..section.find("\n## ").unwrap_or(section.len())]
     }
 
+    /// The head and rows of the first table in `text`.
+    fn first_table(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
+        let mut rows = text
+            .lines()
+            .skip_while(|line| !line.starts_with('|'))
+            .take_while(|line| line.starts_with('|'))
+            .map(cells);
+        let header = rows.next().unwrap();
+        (header, rows.skip(1).collect())
+    }
+
+    /// The verdict of an interval cell `v [low, high]` against the band
+    /// `suggested +/- tolerance`, by hand.
+    fn verdict_of(cell: &str, suggested: f64, tolerance: f64) -> &'static str {
+        let inside = cell.split_once('[').unwrap().1.trim_end_matches(']');
+        let (low, high) = inside.split_once(", ").unwrap();
+        let (low, high): (f64, f64) = (low.parse().unwrap(), high.parse().unwrap());
+        if low > suggested + tolerance {
+            "refuted: higher"
+        } else if high < suggested - tolerance {
+            "refuted: lower"
+        } else if low >= suggested - tolerance && high <= suggested + tolerance {
+            "confirmed"
+        } else {
+            "undecided"
+        }
+    }
+
     #[test]
-    fn the_courier_spiel_report_gives_its_table_notes_and_plot() {
+    fn the_courier_spiel_report_leads_with_its_verdicts_then_its_values_and_plot() {
         let report = report_view(SPIEL, "courier-spiel-values-results.json").unwrap();
         assert_eq!(report.variant, "courier-spiel");
-        // The page shows the table of the committed Markdown report, head
-        // and rows cell by cell.
-        let section = last_budget_section();
-        let mut markdown_rows = section
-            .lines()
-            .filter(|line| line.starts_with('|'))
-            .take_while(|line| !line.starts_with("| games"))
-            .map(cells);
-        assert_eq!(Some(report.header.clone()), markdown_rows.next());
-        let markdown_rows: Vec<Vec<String>> = markdown_rows.skip(1).collect();
-        assert_eq!(report.rows, markdown_rows);
-        // The pawn and the seven pieces but the king.
-        assert_eq!(report.rows.len(), 8);
+        // The page shows the tables of the committed Markdown report, head
+        // and rows cell by cell: first the verdicts, then the values.
+        let (header, rows) = first_table(section("\n## Verdicts"));
+        assert_eq!(report.verdict_header, header);
+        assert_eq!(report.verdict_rows, rows);
+        let (header, rows) = first_table(section("\n## Values at "));
+        assert_eq!(report.header, header);
+        assert_eq!(report.rows, rows);
+        // The pawn and the seven pieces but the king, in both.
+        assert_eq!((report.rows.len(), report.verdict_rows.len()), (8, 8));
         assert_eq!(report.rows[0][0], "pawn (P)");
         assert_eq!(report.header[2], "designed experiment (95% CI)");
-        // The verdict is the Markdown report's sentence of what it confirms
-        // and refutes, each list written `a, b and c`.
-        let verdict = report.notes.last().unwrap();
-        let lists = section
-            .split("(confirmed): ")
-            .nth(1)
-            .and_then(|rest| rest.lines().next())
+        assert_eq!(report.header[3], "common scale (95% CI)");
+        // Every verdict is where its interval lies against the suggested
+        // value +/- 0.25 pawn (half the half-pawn grid of 9.5, 6.5, 3.5
+        // and 1.5), in pawns and on the common scale.
+        for row in &report.verdict_rows {
+            let suggested: f64 = row[1].parse().unwrap();
+            if row[2] != "1 (unit)" {
+                assert_eq!(row[3], verdict_of(&row[2], suggested, 0.25), "{row:?}");
+            }
+            assert_eq!(row[5], verdict_of(&row[4], suggested, 0.25), "{row:?}");
+        }
+        // The bishop, suggested 1.5, measured 2.6: refuted.
+        let bishop = report
+            .verdict_rows
+            .iter()
+            .find(|r| r[0] == "bishop (B)")
             .unwrap();
-        let (confirmed, refuted) = lists.split_once(". Outside (refuted): ").unwrap();
-        let confirmed: Vec<String> = confirmed.split(", ").map(str::to_string).collect();
-        // A refuted entry carries its interval, `Q 9.5 (more: 11.22 [9.82, 12.52])`.
-        let refuted: Vec<String> = refuted
-            .trim_end_matches('.')
-            .split("), ")
-            .map(|entry| format!("{})", entry.trim_end_matches(')')))
-            .collect();
-        let and_list = |items: &[String]| match items.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, init)) => format!("{} and {last}", init.join(", ")),
-            None => "none".to_string(),
-        };
-        assert_eq!(
-            *verdict,
-            format!(
-                "At 500 nodes the designed experiment confirms {} and refutes {}.",
-                and_list(&confirmed),
-                and_list(&refuted)
-            )
+        assert_eq!(bishop[3], "refuted: higher");
+        assert!(
+            report.verdict_notes[0].starts_with(
+                "Verdicts at 500 nodes per move (600 games): familywise error 5% over the 7 pieces"
+            ),
+            "{:?}",
+            report.verdict_notes
         );
         assert!(
             report.notes[0].starts_with("designed: scale"),

@@ -690,7 +690,9 @@ async fn reports_give_their_table_or_say_what_is_wrong() {
     let (status, report) = post_text(&app, "/api/report?name=cs.json", results).await;
     assert_eq!(status, StatusCode::OK, "{report}");
     assert_eq!(report["variant"], "courier-spiel");
-    // The pawn and the seven pieces but the king of reports/courier-spiel-values.md.
+    // The pawn and the seven pieces but the king of reports/courier-spiel-values.md,
+    // in the verdicts and in the values.
+    assert_eq!(report["verdict_rows"].as_array().unwrap().len(), 8);
     assert_eq!(report["rows"].as_array().unwrap().len(), 8);
     assert_eq!(report["plots"].as_array().unwrap().len(), 1);
     let error = error_of(

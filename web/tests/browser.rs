@@ -427,7 +427,7 @@ async fn run_scenario(client: &Client) {
         - 1;
     assert_eq!(count(client, "#study-games tbody tr").await, journal_games);
 
-    // A piece-value report: the Courier-Spiel table and its plot.
+    // A piece-value report: the Courier-Spiel verdicts, table and plot.
     click(client, "#tab-report").await;
     // chromedriver takes only canonical paths.
     let report = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -439,10 +439,15 @@ async fn run_scenario(client: &Client) {
         .send_keys(&report.display().to_string())
         .await
         .expect("the report is chosen");
-    wait_for("the report's table", || async {
-        Ok(count(client, "#report-table tbody tr").await == 8)
+    wait_for("the report's tables", || async {
+        Ok(count(client, "#report-table tbody tr").await == 8
+            && count(client, "#report-verdicts tbody tr").await == 8)
     })
     .await;
+    assert_eq!(
+        text(client, "#report-verdicts tbody tr:nth-child(6) td").await,
+        "bishop (B)"
+    );
     assert_eq!(
         text(client, "#report-table tbody tr:nth-child(2) td").await,
         "queen (Q)"

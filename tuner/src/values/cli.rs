@@ -12,11 +12,39 @@ use super::run::{
     journal_path, results, run, suggested_values, DesignOpenings, RecordedFile, RunHeader,
     RunSettings, RunState, VALUES_MARK,
 };
+use super::verdict::VerdictRule;
+use super::verdict_table::verdict_tables;
 use crate::adjudication::ResignRule;
 use crate::journal::read_lines;
 use crate::openings::default_book;
 use crate::schedule::Shard;
 use crate::variant_source::VariantArgs;
+
+/// The verdicts' options of `values` and `report`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct VerdictArgs {
+    /// Familywise error rate of the verdicts, over every piece (and every
+    /// look of a run --until-verdicts) [default: 0.05, or the run's].
+    #[arg(long)]
+    pub alpha: Option<f64>,
+    /// A suggested value is confirmed when the true value lies within
+    /// this many pawns of it [default: half the grid the suggested values
+    /// are written on, 0.5 for whole numbers; or the run's].
+    #[arg(long)]
+    pub tolerance: Option<f64>,
+}
+
+impl VerdictArgs {
+    /// The rule: these options, else the `recorded` run's, else the
+    /// defaults.
+    pub fn rule(&self, recorded: Option<VerdictRule>) -> Result<VerdictRule, String> {
+        let recorded = recorded.unwrap_or_default();
+        VerdictRule::new(
+            self.alpha.unwrap_or(recorded.alpha),
+            self.tolerance.or(recorded.tolerance),
+        )
+    }
+}
 
 /// Settings unless given: a full run (hours on two cores for ExCoCo; the
 /// run prints its estimate as it goes) and `--quick` (a few minutes).
@@ -63,9 +91,18 @@ pub struct ValuesArgs {
     #[arg(long, value_delimiter = ',')]
     pub nodes: Vec<u64>,
     /// Batches of the designed experiment; each batch's design adapts to
-    /// the fit of the ones before [full: 8; quick: 4].
-    #[arg(long)]
+    /// the fit of the ones before; with --until-verdicts the most it
+    /// plays [full: 8; quick: 4].
+    #[arg(long, alias = "max-batches")]
     pub batches: Option<u32>,
+    /// Play batches until every suggested value has its verdict
+    /// (confirmed, refuted higher or lower) or --batches are played;
+    /// each batch is designed toward the values still undecided.
+    #[arg(long)]
+    pub until_verdicts: bool,
+    /// The verdicts' familywise error rate and tolerance.
+    #[command(flatten)]
+    pub verdicts: VerdictArgs,
     /// Game pairs per batch [full: 250; quick: 120].
     #[arg(long)]
     pub pairs: Option<u32>,
@@ -173,6 +210,9 @@ impl ValuesArgs {
         if budgets.contains(&0) {
             return Err("--nodes: every budget must be at least 1".to_string());
         }
+        // Checked before any game is played, whether the run uses it or
+        // only prints its verdicts at the end.
+        let rule = self.verdicts.rule(None)?;
         let pairs = self.pairs.unwrap_or(defaults.pairs);
         let batches = self.batches.unwrap_or(defaults.batches);
         if pairs == 0 || batches == 0 {
@@ -210,6 +250,7 @@ impl ValuesArgs {
             texel_l2: self.texel_l2,
             seed: self.seed,
             shard: self.shard.as_deref().map(Shard::parse).transpose()?,
+            until_verdicts: self.until_verdicts.then_some(rule),
         })
     }
 
@@ -248,6 +289,8 @@ pub fn values_command(args: &ValuesArgs) -> Result<(), String> {
         return Ok(());
     }
     let results = pool.install(|| results(&state, &folder))?;
+    let rule = args.verdicts.rule(settings.until_verdicts)?;
+    print!("{}", verdict_tables(&results, &rule));
     print!("{}", values_tables(&results));
     println!(
         "\n{:.0} s. Journal: {}; report: kurier-tune report --run {}",
@@ -281,6 +324,9 @@ pub struct ReportArgs {
     /// VARIANT-values-quick].
     #[arg(long)]
     pub name: Option<String>,
+    /// The verdicts' familywise error rate and tolerance.
+    #[command(flatten)]
+    pub verdicts: VerdictArgs,
 }
 
 /// Runs `kurier-tune report`.
@@ -331,7 +377,9 @@ pub fn report_command(args: &ReportArgs) -> Result<(), String> {
         };
         format!("{}-values{quick}", results.header.settings.variant)
     });
-    let files = write_report(&results, &validations, &args.out, &name)?;
+    let rule = args.verdicts.rule(results.header.settings.until_verdicts)?;
+    let files = write_report(&results, &rule, &validations, &args.out, &name)?;
+    print!("{}", verdict_tables(&results, &rule));
     print!("{}", values_tables(&results));
     println!();
     for path in files {

@@ -13,19 +13,27 @@
 //! `theta` and the precision (inverse covariance) of the games played so
 //! far plus a weak prior, each candidate pair adds its Fisher information
 //! `I_c` ([`game_information`] of its two games); the next pair is the
-//! candidate that most reduces `sum_t Var(v_t) / target_t^2`, the values'
-//! variances (delta method) against their target half-widths, to first
-//! order `tr(Sigma G Sigma I_c)`; the precision then grows by `I_c` and
-//! the next pick follows. Balanced trades of well-known pieces add little;
-//! the design moves toward the trades whose result is least certain
-//! where the values are least known. Deterministic: ties go to the
-//! earlier candidate.
+//! candidate that most reduces `sum_t u_t Var(v_t)`, the values'
+//! variances (delta method) weighted by `u_t`, to first order `tr(Sigma
+//! G Sigma I_c)`; the precision then grows by `I_c` and the next pick
+//! follows. The weights: `1 / target_t^2`, the values against their
+//! target half-widths ([`design_weights`]), or in a run that decides
+//! verdicts, what it must still decide (none for a decided piece,
+//! [`super::verdict::Focus::weights`]). Balanced trades of well-known
+//! pieces add little; the design moves toward the trades whose result is
+//! least certain where the values are least known. Deterministic: ties
+//! go to the earlier candidate.
 
 use serde::{Deserialize, Serialize};
 
+use super::estimate::ratios;
 use super::features::FeatureSpace;
 use super::instance::Removal;
-use super::ordinal::{game_information, invert, parameters, ratio_gradient};
+use super::look::Look;
+use super::ordinal::{
+    fit_ordinal_with_prior, game_information, invert, parameters, ratio_gradient, OrdinalRow, Prior,
+};
+use super::verdict::{Family, Focus, Schedule};
 use super::PieceTypes;
 
 /// Men taken from the two sides of a pair's games.
@@ -229,23 +237,32 @@ pub fn target_half_width(value: f64) -> f64 {
     (0.03 * value.abs()).max(0.3)
 }
 
-/// The target half-width of each value column (and pair column), by
-/// [`target_half_width`].
-pub fn target_half_widths(space: &FeatureSpace, theta: &[f64]) -> Vec<f64> {
+/// The design's weight of each value column (and pair column) by its
+/// target half-width ([`target_half_width`]), `1 / target^2`; none for
+/// the pawn, the unit.
+pub fn design_weights(space: &FeatureSpace, theta: &[f64]) -> Vec<f64> {
     let unit = theta[space.pawn_column];
     (0..space.columns())
-        .map(|c| target_half_width(if unit > 0.0 { theta[c] / unit } else { 0.0 }))
+        .map(|c| {
+            if c == space.pawn_column {
+                return 0.0;
+            }
+            let target = target_half_width(if unit > 0.0 { theta[c] / unit } else { 0.0 });
+            1.0 / (target * target)
+        })
         .collect()
 }
 
 /// Chooses `pairs` trades from `candidates` by the greedy rule of the
-/// module documentation, at `theta` with the `precision` so far.
+/// module documentation, at `theta` with the `precision` so far and the
+/// columns' `weights`.
 pub fn choose_trades(
     candidates: &[Trade],
     space: &FeatureSpace,
     men: &[usize],
     theta: &[f64],
     precision: &[f64],
+    weights: &[f64],
     pairs: usize,
 ) -> Result<Vec<Trade>, String> {
     if candidates.is_empty() {
@@ -267,23 +284,22 @@ pub fn choose_trades(
             information
         })
         .collect();
-    let targets = target_half_widths(space, theta);
     let measured: Vec<usize> = (0..space.columns())
-        .filter(|&c| c != space.pawn_column)
+        .filter(|&c| c != space.pawn_column && weights[c] > 0.0)
         .collect();
     let mut precision = precision.to_vec();
     let mut chosen = Vec::with_capacity(pairs);
     for _ in 0..pairs {
         let sigma =
             invert(&precision, n).ok_or("the design's precision matrix is singular".to_string())?;
-        // M = sum_t Sigma g_t g_t^T Sigma / target_t^2.
+        // M = sum_t weight_t Sigma g_t g_t^T Sigma.
         let mut m = vec![0.0; n * n];
         for &c in &measured {
             let g = ratio_gradient(theta, c, space.pawn_column);
             let u: Vec<f64> = (0..n)
                 .map(|i| (0..n).map(|j| sigma[i * n + j] * g[j]).sum())
                 .collect();
-            let weight = 1.0 / (targets[c] * targets[c]);
+            let weight = weights[c];
             for i in 0..n {
                 for j in 0..n {
                     m[i * n + j] += weight * u[i] * u[j];
@@ -305,6 +321,90 @@ pub fn choose_trades(
         chosen.push(candidates[best].clone());
     }
     Ok(chosen)
+}
+
+/// A run that decides verdicts (`--until-verdicts`).
+#[derive(Clone, Copy, Debug)]
+pub struct Until<'u> {
+    /// The verdicts it decides (in pawns).
+    pub family: Family<'u>,
+    /// Their familywise error rate.
+    pub alpha: f64,
+    /// The cap on batches (and so on looks).
+    pub batches: u32,
+}
+
+/// Everything the trades of a batch depend on besides the games before
+/// it.
+#[derive(Clone, Copy, Debug)]
+pub struct BatchDesign<'d> {
+    /// The variant's types.
+    pub types: &'d PieceTypes,
+    /// The model's columns.
+    pub space: &'d FeatureSpace,
+    /// The values the engine plays with (pawns by type), the centre of
+    /// the design's prior.
+    pub engine_values: &'d [f64],
+    /// What a side may lose.
+    pub limits: &'d DesignLimits,
+    /// Pairs per batch.
+    pub pairs: usize,
+    /// With `--until-verdicts`: what the run decides.
+    pub until: Option<Until<'d>>,
+}
+
+impl BatchDesign<'_> {
+    /// The trades of the next batch from the `rows` of the games before
+    /// it and the `looks` after each of their batches
+    /// ([`super::look::looks`]). In a run that decides verdicts: none
+    /// once every verdict is in, else chosen for the undecided ones.
+    pub fn trades(&self, rows: &[OrdinalRow], looks: &[Look]) -> Result<Vec<Trade>, String> {
+        let verdicts = self.until.map(|until| {
+            let schedule = Schedule::EveryBatch {
+                batches: until.batches,
+            };
+            (
+                until.family,
+                until.family.verdicts(looks, schedule, until.alpha),
+            )
+        });
+        let focus = verdicts.as_ref().map(|(family, verdicts)| Focus {
+            verdicts,
+            family: *family,
+        });
+        if focus.is_some_and(|f| f.settled()) {
+            return Ok(Vec::new());
+        }
+        // The design's estimate: the posterior mode under the design's
+        // weak prior (near the engine's values while there are few games,
+        // the maximum-likelihood fit once there are many), and the
+        // posterior precision.
+        let prior = Prior {
+            mean: prior_theta(self.space, self.engine_values),
+            precision: prior_precision(self.space, self.engine_values),
+        };
+        let (theta, precision) =
+            match fit_ordinal_with_prior(rows, self.space.columns(), None, None, Some(&prior)) {
+                Ok(fit) if fit.theta[self.space.pawn_column] > 0.0 => (fit.theta, fit.hessian),
+                _ => (prior.mean.clone(), prior.precision.clone()),
+            };
+        let (values, pair_values) = ratios(self.space, &theta, self.types.letters.len());
+        let candidates =
+            candidate_trades(self.types, self.space, &values, &pair_values, self.limits);
+        let weights = match focus {
+            Some(focus) => focus.weights(&values),
+            None => design_weights(self.space, &theta),
+        };
+        choose_trades(
+            &candidates,
+            self.space,
+            &self.limits.men,
+            &theta,
+            &precision,
+            &weights,
+            self.pairs,
+        )
+    }
 }
 
 #[cfg(test)]
@@ -386,8 +486,20 @@ mod tests {
         let candidates = candidate_trades(&types, &space, &values, &[0.0], &limits);
         let theta = prior_theta(&space, &values);
         let precision = prior_precision(&space, &values);
-        let chosen =
-            choose_trades(&candidates, &space, &limits.men, &theta, &precision, 60).unwrap();
+        let choose = || {
+            let weights = design_weights(&space, &theta);
+            choose_trades(
+                &candidates,
+                &space,
+                &limits.men,
+                &theta,
+                &precision,
+                &weights,
+                60,
+            )
+            .unwrap()
+        };
+        let chosen = choose();
         assert_eq!(chosen.len(), 60);
         // Every piece is taken in some pair: each value needs data.
         for letter in ['N', 'B', 'R', 'Q'] {
@@ -400,8 +512,6 @@ mod tests {
             );
         }
         // Deterministic.
-        let again =
-            choose_trades(&candidates, &space, &limits.men, &theta, &precision, 60).unwrap();
-        assert_eq!(chosen, again);
+        assert_eq!(chosen, choose());
     }
 }

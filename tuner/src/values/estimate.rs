@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::bootstrap::Interval;
+use super::common_scale::CommonScale;
 use super::features::FeatureSpace;
 use super::Values;
 
@@ -39,6 +40,10 @@ pub struct Estimate {
     pub groups: usize,
     /// Bootstrap resamples used, and failed.
     pub resamples: (usize, usize),
+    /// The values on the common scale of the suggested set (designed
+    /// experiment; none in results written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub common: Option<CommonScale>,
 }
 
 impl Estimate {

@@ -26,16 +26,16 @@ use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::bootstrap::{bootstrap_intervals, Interval};
-use super::design::{
-    candidate_trades, choose_trades, prior_precision, prior_theta, DesignLimits, Trade,
-};
+use super::common_scale::{scale_factor, CommonScale};
+use super::design::{BatchDesign, DesignLimits, Trade, Until};
 use super::estimate::{ratios, value_intervals, Estimate, Quantity};
 use super::features::FeatureSpace;
 use super::fit::FitError;
 use super::instance::{draw_squares, imbalanced_position};
+use super::look::{batch_ends, looks};
 use super::ordinal::{
-    covariance, fit_ordinal, fit_ordinal_with_prior, quadratic_form, ratio_gradient, OrdinalRow,
-    Prior, BLACK_WINS, DRAW, WHITE_WINS,
+    covariance, fit_ordinal, quadratic_form, ratio_gradient, OrdinalRow, BLACK_WINS, DRAW,
+    WHITE_WINS,
 };
 use super::{PieceTypes, Values};
 use crate::journal::{check_ending, JournalEntry};
@@ -155,6 +155,9 @@ pub struct Planner<'p, B: Bitboard> {
     pub pairs: u32,
     /// The run's seed.
     pub seed: u64,
+    /// With `--until-verdicts`: what the run decides (a batch after
+    /// every verdict is in has no games).
+    pub until: Option<Until<'p>>,
 }
 
 /// Tries per pair to find a legal, quiet and new instance of its trade.
@@ -170,31 +173,21 @@ impl<B: Bitboard> Planner<'_, B> {
         batch: u32,
         earlier: &[&DesignGame],
     ) -> Result<Vec<PlannedGame>, String> {
-        // The design's estimate: the posterior mode under the design's
-        // weak prior (near the engine's values while there are few games,
-        // the maximum-likelihood fit once there are many), and the
-        // posterior precision.
-        let prior = Prior {
-            mean: prior_theta(self.space, self.engine_values),
-            precision: prior_precision(self.space, self.engine_values),
-        };
         let rows = design_rows(game, self.space, earlier)?;
-        let (theta, precision) =
-            match fit_ordinal_with_prior(&rows, self.space.columns(), None, None, Some(&prior)) {
-                Ok(fit) if fit.theta[self.space.pawn_column] > 0.0 => (fit.theta, fit.hessian),
-                _ => (prior.mean.clone(), prior.precision.clone()),
-            };
-        let (values, pair_values) = ratios(self.space, &theta, self.types.letters.len());
-        let candidates =
-            candidate_trades(self.types, self.space, &values, &pair_values, self.limits);
-        let trades = choose_trades(
-            &candidates,
-            self.space,
-            &self.limits.men,
-            &theta,
-            &precision,
-            self.pairs as usize,
-        )?;
+        // The looks matter only to a run that decides verdicts.
+        let looks = match self.until {
+            Some(_) => looks(&rows, &batch_ends(earlier), self.space.columns()),
+            None => Vec::new(),
+        };
+        let trades = BatchDesign {
+            types: self.types,
+            space: self.space,
+            engine_values: self.engine_values,
+            limits: self.limits,
+            pairs: self.pairs as usize,
+            until: self.until,
+        }
+        .trades(&rows, &looks)?;
         let mut used: BTreeSet<String> = earlier.iter().map(|g| g.fen.clone()).collect();
         let mut planned = Vec::with_capacity(2 * trades.len());
         for (pair, trade) in trades.into_iter().enumerate() {
@@ -302,11 +295,14 @@ pub fn z95() -> f64 {
 
 /// Fits the games' `rows` and bootstraps over pairs (`resamples`, seeded
 /// by `seed`): values, pair terms, the scale, White's first-move
-/// advantage and the draw margin, with both kinds of interval.
+/// advantage and the draw margin, with both kinds of interval; with a
+/// `reference` set (pawns by type), the values on its common scale too,
+/// the factor refitted in every resample ([`super::common_scale`]).
 pub fn design_estimate(
     rows: &[OrdinalRow],
     space: &FeatureSpace,
     types: &PieceTypes,
+    reference: Option<&[f64]>,
     resamples: usize,
     seed: u64,
 ) -> Result<Estimate, FitError> {
@@ -326,6 +322,20 @@ pub fn design_estimate(
         out.push(theta[space.pawn_column]);
         out.push(theta[columns] / theta[space.pawn_column]);
         out.push(theta[columns + 1] / theta[space.pawn_column]);
+        if let Some(reference) = reference {
+            let factor = scale_factor(&out, reference, &types.pieces()).unwrap_or(f64::NAN);
+            let common: Vec<f64> = (0..n_types)
+                .map(|t| {
+                    if t == types.king {
+                        0.0
+                    } else {
+                        out[t] / factor
+                    }
+                })
+                .collect();
+            out.push(factor);
+            out.extend(common);
+        }
         out
     };
     let point = statistic(&fit.theta);
@@ -358,6 +368,19 @@ pub fn design_estimate(
     let mut clusters = groups;
     clusters.sort_unstable();
     clusters.dedup();
+    let common_at = after + 3;
+    let common = (reference.is_some() && point[common_at].is_finite()).then(|| CommonScale {
+        factor: point[common_at],
+        factor_interval: interval(common_at),
+        values: point[common_at + 1..common_at + 1 + n_types].to_vec(),
+        intervals: (0..n_types)
+            .map(|t| {
+                (t != types.king)
+                    .then(|| interval(common_at + 1 + t))
+                    .flatten()
+            })
+            .collect(),
+    });
     Ok(Estimate {
         values: point[..n_types].to_vec(),
         intervals,
@@ -379,5 +402,6 @@ pub fn design_estimate(
         rows: rows.len(),
         groups: clusters.len(),
         resamples: (bootstrap.resamples, bootstrap.failed),
+        common,
     })
 }

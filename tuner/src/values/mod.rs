@@ -15,23 +15,32 @@
 //! - [`features`]: what both models see (material and the pairs of
 //!   colour-bound pieces); [`bootstrap`]: 95% intervals over pairs or
 //!   games; [`estimate`]: what an estimator reports;
+//! - [`look`]: the fit after each batch; [`verdict`]: confirmed,
+//!   refuted or undecided for each suggested value, the familywise error
+//!   held over the pieces and the looks; [`common_scale`]: the values on
+//!   the scale that best fits the suggested set;
 //! - [`run`]: the run, per search budget, journaled, resumable, in
 //!   shards that merge into what one machine plays;
-//! - [`report`] and [`plot`]: the Markdown report with its plots and the
-//!   values files the engine loads; [`cli`]: the command-line arguments;
+//! - [`report`], [`figures`] and [`plot`]: the Markdown report with its
+//!   plots and the values files the engine loads, led by the
+//!   [`verdict_table`];
+//!   [`cli`]: the command-line arguments;
 //! - [`synthetic`]: experiments with known true values, for the tests.
 
 pub mod bootstrap;
 pub mod calibration;
 pub mod cli;
+pub mod common_scale;
 pub mod dataset;
 pub mod design;
 pub mod estimate;
 pub mod experiment;
 pub mod features;
+pub mod figures;
 pub mod fit;
 pub mod generate;
 pub mod instance;
+pub mod look;
 pub mod observational;
 pub mod ordinal;
 pub mod plot;
@@ -39,6 +48,8 @@ pub mod report;
 pub mod run;
 pub mod synthetic;
 pub mod texel;
+pub mod verdict;
+pub mod verdict_table;
 
 use kurier_engine::eval::EvalParams;
 use kurier_engine::variant::Variant;

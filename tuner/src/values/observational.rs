@@ -159,5 +159,6 @@ pub fn observational_estimate(
         rows: design.rows(),
         groups: distinct.len(),
         resamples: (bootstrap.resamples, bootstrap.failed),
+        common: None,
     })
 }

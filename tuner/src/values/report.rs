@@ -14,8 +14,10 @@ use super::bootstrap::Interval;
 use super::calibration::calibration_section;
 use super::design::target_half_width;
 use super::estimate::Estimate;
-use super::plot::{category_plot, Series};
+use super::figures::{budgets_plot, values_plot};
 use super::run::{BudgetResult, RunResults};
+use super::verdict::VerdictRule;
+use super::verdict_table::verdict_tables;
 use super::PieceTypes;
 
 /// The lowest value (pawns) a values file gives a piece, so that a badly
@@ -174,7 +176,7 @@ fn engine_values_differ(results: &RunResults) -> bool {
 /// What the measured values are compared with: the suggested values, or,
 /// for a variant with no values file, the engine's estimate from the
 /// pieces' moves.
-fn reference(results: &RunResults) -> &'static str {
+pub fn reference(results: &RunResults) -> &'static str {
     if results.header.engine_values_estimated {
         "estimated"
     } else {
@@ -200,16 +202,25 @@ pub fn estimated_values_line(results: &RunResults) -> Option<String> {
 }
 
 /// One budget's values table: piece | suggested | (engine, when its values
-/// differ) | designed | observational.
+/// differ) | designed | (common scale, when the fit has it) |
+/// observational.
 pub fn values_table(results: &RunResults, budget: &BudgetResult) -> String {
     let types = &results.header.types;
     let engine_column = engine_values_differ(results);
+    let common = budget.design.as_ref().and_then(|e| e.common.as_ref());
     let mut table = format!("\n| piece | {} |", reference(results));
     if engine_column {
         table.push_str(" engine plays |");
     }
-    table.push_str(" designed experiment (95% CI) | observational (95% CI) |\n|---|---:|");
+    table.push_str(" designed experiment (95% CI) |");
+    if common.is_some() {
+        table.push_str(" common scale (95% CI) |");
+    }
+    table.push_str(" observational (95% CI) |\n|---|---:|");
     if engine_column {
+        table.push_str("---:|");
+    }
+    if common.is_some() {
         table.push_str("---:|");
     }
     table.push_str("---:|---:|\n");
@@ -220,9 +231,12 @@ pub fn values_table(results: &RunResults, budget: &BudgetResult) -> String {
         } else {
             String::new()
         };
+        let common_cell = common.map_or(String::new(), |c| {
+            format!(" {} |", with_interval(c.values[t], c.intervals[t]))
+        });
         let _ = writeln!(
             table,
-            "| {} ({}) | {:.2} |{engine} {} | {} |",
+            "| {} ({}) | {:.2} |{engine} {} |{common_cell} {} |",
             types.names[t],
             types.letters[t],
             results.header.suggested[t],
@@ -237,10 +251,11 @@ pub fn values_table(results: &RunResults, budget: &BudgetResult) -> String {
         };
         let _ = writeln!(
             table,
-            "| {} pair (bonus) | - |{} {} | {} |",
+            "| {} pair (bonus) | - |{} {} |{} {} |",
             types.names[t],
             if engine_column { " - |" } else { "" },
             cell(budget.design.as_ref()),
+            if common.is_some() { " - |" } else { "" },
             cell(budget.observational.as_ref())
         );
     }
@@ -254,11 +269,18 @@ pub fn values_table(results: &RunResults, budget: &BudgetResult) -> String {
     ] {
         match (estimate, error) {
             (Some(e), _) => {
-                let extras: Vec<String> = e
+                let mut extras: Vec<String> = e
                     .extra
                     .iter()
                     .map(|q| format!("{} {}", q.name, with_interval(q.value, q.interval)))
                     .collect();
+                if let Some(common) = &e.common {
+                    extras.push(format!(
+                        "common scale: the suggested values times {} fit the measured pieces best \
+                         (measured pawns per suggested pawn, least squares of logarithms)",
+                        with_interval(common.factor, common.factor_interval)
+                    ));
+                }
                 let _ = writeln!(table, "\n{label}: {}.", extras.join("; "));
             }
             (None, Some(error)) => {
@@ -268,39 +290,6 @@ pub fn values_table(results: &RunResults, budget: &BudgetResult) -> String {
         }
     }
     table
-}
-
-/// What the measurement says of each suggested value at `budget`: inside
-/// the designed interval (confirmed) or outside (refuted, with the
-/// direction).
-pub fn verdicts(results: &RunResults, budget: &BudgetResult) -> Option<(Vec<String>, Vec<String>)> {
-    let design = budget.design.as_ref()?;
-    let types = &results.header.types;
-    let mut confirmed = Vec::new();
-    let mut refuted = Vec::new();
-    for t in types.pieces() {
-        let suggested = results.header.suggested[t];
-        let Some(interval) = design.intervals[t] else {
-            continue;
-        };
-        let name = format!("{} {}", types.letters[t], suggested);
-        if interval.contains(suggested) {
-            confirmed.push(name);
-        } else {
-            refuted.push(format!(
-                "{name} ({} {:.2} [{:.2}, {:.2}])",
-                if design.values[t] > suggested {
-                    "more:"
-                } else {
-                    "less:"
-                },
-                design.values[t],
-                interval.low,
-                interval.high
-            ));
-        }
-    }
-    Some((confirmed, refuted))
 }
 
 fn budgets_table(results: &RunResults) -> String {
@@ -411,81 +400,13 @@ pub fn values_file(results: &RunResults, estimate: &Estimate, what: &str) -> Str
     text
 }
 
-/// The plot of one budget's values, both estimators with their
-/// intervals beside the suggested values (SVG).
-pub fn values_plot(results: &RunResults, budget: &BudgetResult) -> Result<String, String> {
-    let types = &results.header.types;
-    let order: Vec<usize> = types.pieces();
-    let labels: Vec<String> = order
-        .iter()
-        .map(|&t| types.letters[t].to_string())
-        .collect();
-    let mut series = vec![Series {
-        name: reference(results).to_string(),
-        points: order
-            .iter()
-            .map(|&t| Some((results.header.suggested[t], None)))
-            .collect(),
-    }];
-    for (name, estimate) in [
-        ("designed (95% CI)", budget.design.as_ref()),
-        ("observational (95% CI)", budget.observational.as_ref()),
-    ] {
-        if let Some(e) = estimate {
-            series.push(Series {
-                name: name.to_string(),
-                points: order.iter().map(|&t| Some(e.value(t))).collect(),
-            });
-        }
-    }
-    category_plot(
-        &format!(
-            "{}: piece values at {} nodes per move",
-            results.header.settings.variant, budget.nodes
-        ),
-        &labels,
-        "piece",
-        "pawns",
-        &series,
-        false,
-    )
-}
-
-/// The plot of every value against the search budget (SVG).
-pub fn budgets_plot(results: &RunResults) -> Result<String, String> {
-    let types = &results.header.types;
-    let labels: Vec<String> = results
-        .budgets
-        .iter()
-        .map(|b| b.nodes.to_string())
-        .collect();
-    let series: Vec<Series> = types
-        .pieces()
-        .into_iter()
-        .map(|t| Series {
-            name: types.names[t].clone(),
-            points: results
-                .budgets
-                .iter()
-                .map(|b| b.design.as_ref().map(|e| e.value(t)))
-                .collect(),
-        })
-        .collect();
-    category_plot(
-        &format!(
-            "{}: values against search budget (designed experiment)",
-            results.header.settings.variant
-        ),
-        &labels,
-        "nodes per move",
-        "pawns",
-        &series,
-        true,
-    )
-}
-
 /// The Markdown report; `name` is the stem of the files beside it.
-pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) -> String {
+pub fn markdown(
+    results: &RunResults,
+    rule: &VerdictRule,
+    validations: &[Validation],
+    name: &str,
+) -> String {
     let header = &results.header;
     let s = &header.settings;
     let types = &header.types;
@@ -533,19 +454,11 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
     if s.quick {
         text.push_str("**A `--quick` run**: few games; the intervals are wide.\n\n");
     }
+    text.push_str(&verdict_tables(results, rule));
     for budget in &results.budgets {
         let _ = writeln!(text, "## Values at {} nodes per move\n", budget.nodes);
         let _ = writeln!(text, "{}", budget_heading(results, budget));
         text.push_str(&values_table(results, budget));
-        if let Some((confirmed, refuted)) = verdicts(results, budget) {
-            let _ = writeln!(
-                text,
-                "\n{} values inside the designed 95% interval (confirmed): {}. Outside (refuted): {}.",
-                if header.engine_values_estimated { "Estimated" } else { "Suggested" },
-                if confirmed.is_empty() { "none".to_string() } else { confirmed.join(", ") },
-                if refuted.is_empty() { "none".to_string() } else { refuted.join(", ") }
-            );
-        }
         if let Some(design) = &budget.design {
             let mut rows = String::new();
             for t in types.pieces() {
@@ -662,7 +575,23 @@ pub fn markdown(results: &RunResults, validations: &[Validation], name: &str) ->
          bootstrap over pairs, and, for comparison, from the likelihood's curvature with the sandwich \
          over pairs. Observational: quiet positions of ordinary self-play games, logistic regression of \
          the result (draws ½) on material, pairs, the side to move and the rest of the engine's \
-         evaluation as a column of its own; bootstrap over games.\n",
+         evaluation as a column of its own; bootstrap over games.\n\n\
+         Verdicts: a suggested value is confirmed when the true value lies within the tolerance of it \
+         (by default half the grid the suggested values are written on: 0.5 pawn for whole numbers), \
+         refuted when it lies above or below that band. Each piece gets a simultaneous interval, \
+         Fieller's for the ratio of its weight to the pawn's (unbounded, so undecided, while the \
+         pawn's weight is not told from zero), from the sandwich covariance over pairs; its critical \
+         value c solves Phi(-c) + Phi(-c - D) = a, D the band's width in standard errors and a the \
+         piece's share of the error, so that a wrong verdict has probability at most a whether the \
+         true value lies inside the band or outside. The shares: the familywise rate split evenly over \
+         the pieces (Bonferroni; every piece has exactly one true answer, so a step-down gains \
+         nothing), and in a run `--until-verdicts` over its looks, one after each batch, look k of at \
+         most K spending alpha ((k/K)^2 - ((k-1)/K)^2); a verdict, once in, stands. The union bound \
+         holds over the looks whatever their dependence, the adaptive design's included. The common \
+         scale divides every value by the geometric mean of the pieces' ratios to their suggested \
+         values (least squares of logarithms; its verdicts use the delta method on the logarithm, the \
+         factor's uncertainty included, and form a family of their own, the pawn in it). Tested on \
+         simulated experiments in `tuner/tests/verdicts.rs`.\n",
     );
     text
 }
@@ -707,6 +636,7 @@ fn values_files<'r>(results: &'r RunResults, name: &str) -> Vec<ValuesFile<'r>> 
 /// and, with a Texel fit, `<name>-params.toml`. Returns the files.
 pub fn write_report(
     results: &RunResults,
+    rule: &VerdictRule,
     validations: &[Validation],
     out: &Path,
     name: &str,
@@ -714,7 +644,7 @@ pub fn write_report(
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut files: Vec<(PathBuf, String)> = vec![(
         out.join(format!("{name}.md")),
-        markdown(results, validations, name),
+        markdown(results, rule, validations, name),
     )];
     let last = results.budgets.last().ok_or("the run has no budget")?;
     for file in values_files(results, name) {
@@ -730,13 +660,13 @@ pub fn write_report(
     for budget in &results.budgets {
         files.push((
             out.join(format!("{name}-{}.svg", budget.nodes)),
-            values_plot(results, budget)?,
+            values_plot(results, budget, rule)?,
         ));
     }
     if results.budgets.len() > 1 {
         files.push((
             out.join(format!("{name}-budgets.svg")),
-            budgets_plot(results)?,
+            budgets_plot(results, rule)?,
         ));
     }
     if let Some(texel) = &results.texel {

@@ -34,17 +34,19 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::dataset::{merge_datasets, Dataset};
-use super::design::DesignLimits;
+use super::design::{DesignLimits, Until};
 use super::estimate::Estimate;
 use super::experiment::{
-    complete_pairs, design_estimate, design_rows, game_id, men_available, z95, Bases, DesignGame,
+    complete_pairs, design_estimate, design_rows, game_id, men_available, Bases, DesignGame,
     PlannedGame, Planner,
 };
 use super::features::{colour_bound_types, FeatureSpace};
 use super::generate::{generate, play_tuner_game, tuner_player, GameEnding, GenerationPlan};
+use super::look::{batch_ends, looks, Look};
 use super::observational::observational_estimate;
-use super::ordinal::{covariance, fit_ordinal, quadratic_form, ratio_gradient};
+use super::ordinal::parameters;
 use super::texel::{fit_texel, TexelOptions};
+use super::verdict::{Family, Scale, VerdictRule};
 use super::{engine_version, search_signature, values_of, PieceTypes, Values, SIGNATURE_DEPTH};
 use crate::journal::{read_lines, write_lines, JournalEntry, LineJournal};
 use crate::openings::read_openings;
@@ -158,6 +160,11 @@ pub struct RunSettings {
     pub seed: u64,
     /// This machine's shard (`None`: the whole run).
     pub shard: Option<Shard>,
+    /// With `--until-verdicts`: the verdicts' rule. The run looks after
+    /// every batch, stops a budget once every verdict is in, designs each
+    /// batch toward the undecided values, and plays at most `batches`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_verdicts: Option<VerdictRule>,
 }
 
 impl RunSettings {
@@ -230,6 +237,10 @@ pub struct BudgetResult {
     /// After each batch: games so far and, per type, the 95% half-width
     /// from the curvature (sandwich) of the fit on them.
     pub progression: Vec<(usize, Vec<Option<f64>>)>,
+    /// After each batch: the fit on the games so far with its covariance,
+    /// which the verdicts read (none in results written before them).
+    #[serde(default)]
+    pub looks: Vec<Look>,
     /// Pairs per trade label.
     pub trades: Vec<(String, usize)>,
     /// Results of the games: White wins, draws, Black wins.
@@ -299,6 +310,10 @@ impl RunResults {
                 fits(&format!("{at}: values"), estimate.values.len())?;
                 fits(&format!("{at}: intervals"), estimate.intervals.len())?;
                 fits(&format!("{at}: curvature"), estimate.curvature.len())?;
+                if let Some(common) = &estimate.common {
+                    fits(&format!("{at}: common scale"), common.values.len())?;
+                    fits(&format!("{at}: common intervals"), common.intervals.len())?;
+                }
                 if let Some((t, _, _)) = estimate.pairs.iter().find(|(t, _, _)| *t >= n) {
                     return Err(format!("{at}: a pair of type {t} of {n}"));
                 }
@@ -308,6 +323,19 @@ impl RunResults {
                     &format!("the progression after {games} games"),
                     widths.len(),
                 )?;
+            }
+            let n = parameters(space.columns());
+            for look in &budget.looks {
+                if look.theta.len() != n || look.covariance.len() != n * n {
+                    return Err(format!(
+                        "the look after batch {} at {} nodes has {} parameters and {} covariances \
+                         for {n} parameters",
+                        look.batch,
+                        budget.nodes,
+                        look.theta.len(),
+                        look.covariance.len()
+                    ));
+                }
             }
         }
         Ok(())
@@ -564,6 +592,18 @@ impl<'r, B: Bitboard> Runner<'r, B> {
 
     fn planner(&self) -> Planner<'_, B> {
         let s = &self.header.settings;
+        let header = self.header;
+        let until = s.until_verdicts.map(|rule| Until {
+            family: Family {
+                space: &header.space,
+                types: &header.types,
+                suggested: &header.suggested,
+                tolerance: rule.tolerance_for(&header.suggested, &header.types),
+                scale: Scale::Pawns,
+            },
+            alpha: rule.alpha,
+            batches: s.batches,
+        });
         Planner {
             types: &self.header.types,
             space: &self.header.space,
@@ -573,6 +613,7 @@ impl<'r, B: Bitboard> Runner<'r, B> {
             limits: &self.limits,
             pairs: s.pairs_per_batch,
             seed: s.seed,
+            until,
         }
     }
 
@@ -607,18 +648,26 @@ impl<'r, B: Bitboard> Runner<'r, B> {
         let mut waiting = None;
         'batches: for batch in 1..=s.batches {
             let mut todo: Vec<(u32, PlannedGame)> = Vec::new();
+            // Pairs planned per budget: none for a budget whose verdicts
+            // are all in (`--until-verdicts`).
+            let mut planned = Vec::with_capacity(s.budgets.len());
             for budget in 0..s.budgets.len() as u32 {
                 let earlier: Vec<&DesignGame> = known
                     .values()
                     .filter(|g| g.budget == budget && g.batch < batch)
                     .collect();
                 let plan = self.planner().plan(self.game, budget, batch, &earlier)?;
+                planned.push(plan.len() / 2);
                 todo.extend(
                     plan.into_iter()
                         .filter(|p| s.shard.is_none_or(|shard| shard.holds(p.pair as usize)))
                         .filter(|p| !known.contains_key(&game_id(budget, batch, p.pair, p.a_white)))
                         .map(|p| (budget, p)),
                 );
+            }
+            if planned.iter().all(|&pairs| pairs == 0) {
+                eprintln!("every verdict is in after batch {}", batch - 1);
+                break;
             }
             let finished = self.play(batch, &todo, &journal, &progress)?;
             for game in finished {
@@ -629,7 +678,7 @@ impl<'r, B: Bitboard> Runner<'r, B> {
                     .values()
                     .filter(|g| g.budget == budget && g.batch == batch)
                     .collect();
-                complete_pairs(&in_batch).len() == s.pairs_per_batch as usize
+                complete_pairs(&in_batch).len() == planned[budget as usize]
             });
             if !complete {
                 let shard = s.shard.map_or(String::new(), |k| k.to_string());
@@ -798,37 +847,32 @@ fn budget_result<B: Bitboard>(
     let types = &header.types;
     let rows = design_rows(game, space, games)?;
     let seed = s.seed ^ u64::from(budget + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
-    let (design, design_error) = match design_estimate(&rows, space, types, s.bootstrap, seed) {
+    let estimate = design_estimate(
+        &rows,
+        space,
+        types,
+        Some(&header.suggested),
+        s.bootstrap,
+        seed,
+    );
+    let (design, design_error) = match estimate {
         Ok(estimate) if !rows.is_empty() => (Some(estimate), None),
         Ok(_) => (None, Some("no complete pair".to_string())),
         Err(e) => (None, Some(e.to_string())),
     };
-    let mut progression = Vec::new();
-    for batch in 1..=s.batches {
-        let so_far: Vec<&DesignGame> = games.iter().copied().filter(|g| g.batch <= batch).collect();
-        let rows = design_rows(game, space, &so_far)?;
-        if rows.is_empty() {
-            break;
-        }
-        let half_widths = fit_ordinal(&rows, space.columns(), None, None)
-            .ok()
-            .and_then(|fit| {
-                let sigma = covariance(&rows, &fit, true)?;
-                Some(
-                    (0..types.letters.len())
-                        .map(|t| {
-                            let column = space.value_column(t)?;
-                            (t != types.pawn).then(|| {
-                                let g = ratio_gradient(&fit.theta, column, space.pawn_column);
-                                z95() * quadratic_form(&g, &sigma).max(0.0).sqrt()
-                            })
-                        })
-                        .collect(),
-                )
-            })
-            .unwrap_or_else(|| vec![None; types.letters.len()]);
-        progression.push((rows.len(), half_widths));
-    }
+    let ends = batch_ends(games);
+    let looks = looks(&rows, &ends, space.columns());
+    let progression = ends
+        .iter()
+        .take_while(|&&(_, end)| end > 0)
+        .map(|&(batch, end)| {
+            let widths = looks.iter().find(|look| look.batch == batch).map_or_else(
+                || vec![None; types.letters.len()],
+                |look| look.half_widths(space, types),
+            );
+            (end, widths)
+        })
+        .collect();
     let (observational, observational_error, observational_games, observational_cpu_seconds) =
         if s.observational_games == 0 {
             (
@@ -879,6 +923,7 @@ fn budget_result<B: Bitboard>(
         observational_games,
         observational_cpu_seconds,
         progression,
+        looks,
         trades,
         outcomes,
         terminations: terminations.into_iter().collect(),

@@ -4,7 +4,7 @@
 //! values_fit`).
 
 use super::dataset::{Dataset, DatasetInfo, FeatureEntry, PositionRecord, MAX_TYPES};
-use super::design::{candidate_trades, DesignLimits};
+use super::design::{candidate_trades, DesignLimits, Trade};
 use super::estimate::ratios;
 use super::features::FeatureSpace;
 use super::fit::sigmoid;
@@ -61,43 +61,84 @@ pub fn synthetic_design(
 ) -> Vec<OrdinalRow> {
     let (values, pair_values) = ratios(space, truth, types.letters.len());
     let trades = candidate_trades(types, space, &values, &pair_values, limits);
-    let delta = truth[truth.len() - 1];
     let mut rng = Rng::new(seed);
     let mut rows = Vec::with_capacity(2 * pairs);
     for pair in 0..pairs {
         let trade = &trades[rng.below(trades.len())];
-        let x = trade.features(space, &limits.men);
-        let mirrored: Vec<f64> = x.iter().map(|v| -v).collect();
-        let first = uniform(&mut rng);
-        let fresh = uniform(&mut rng);
-        let second = if uniform(&mut rng) < correlation {
-            first
-        } else {
-            fresh
-        };
-        // Game 1, A White: A's loss is Black's win.
-        let [black, _, white] = probabilities(eta(truth, &x), delta);
-        let one = match a_result(first, black, white) {
-            0 => BLACK_WINS,
-            1 => DRAW,
-            _ => WHITE_WINS,
-        };
-        // Game 2, A Black: A's loss is White's win.
-        let [black, _, white] = probabilities(eta(truth, &mirrored), delta);
-        let two = match a_result(second, white, black) {
-            0 => WHITE_WINS,
-            1 => DRAW,
-            _ => BLACK_WINS,
-        };
-        for (features, outcome) in [(x, one), (mirrored, two)] {
-            rows.push(OrdinalRow {
-                x: features,
-                outcome,
-                cluster: pair as u32,
-            });
-        }
+        rows.extend(pair_games(
+            space,
+            limits,
+            truth,
+            trade,
+            correlation,
+            pair as u32,
+            &mut rng,
+        ));
     }
     rows
+}
+
+/// The games of a synthetic batch whose trades a design chose: each of
+/// `trades` played as a pair by [`synthetic_design`]'s model, the pairs
+/// numbered (their clusters) from `first_pair`.
+pub fn synthetic_pairs(
+    space: &FeatureSpace,
+    limits: &DesignLimits,
+    truth: &[f64],
+    trades: &[Trade],
+    correlation: f64,
+    first_pair: u32,
+    seed: u64,
+) -> Vec<OrdinalRow> {
+    let mut rng = Rng::new(seed);
+    trades
+        .iter()
+        .zip(first_pair..)
+        .flat_map(|(trade, pair)| {
+            pair_games(space, limits, truth, trade, correlation, pair, &mut rng)
+        })
+        .collect()
+}
+
+/// The two games of one synthetic pair (A White, then A Black).
+fn pair_games(
+    space: &FeatureSpace,
+    limits: &DesignLimits,
+    truth: &[f64],
+    trade: &Trade,
+    correlation: f64,
+    pair: u32,
+    rng: &mut Rng,
+) -> [OrdinalRow; 2] {
+    let delta = truth[truth.len() - 1];
+    let x = trade.features(space, &limits.men);
+    let mirrored: Vec<f64> = x.iter().map(|v| -v).collect();
+    let first = uniform(rng);
+    let fresh = uniform(rng);
+    let second = if uniform(rng) < correlation {
+        first
+    } else {
+        fresh
+    };
+    // Game 1, A White: A's loss is Black's win.
+    let [black, _, white] = probabilities(eta(truth, &x), delta);
+    let one = match a_result(first, black, white) {
+        0 => BLACK_WINS,
+        1 => DRAW,
+        _ => WHITE_WINS,
+    };
+    // Game 2, A Black: A's loss is White's win.
+    let [black, _, white] = probabilities(eta(truth, &mirrored), delta);
+    let two = match a_result(second, white, black) {
+        0 => WHITE_WINS,
+        1 => DRAW,
+        _ => BLACK_WINS,
+    };
+    [(x, one), (mirrored, two)].map(|(features, outcome)| OrdinalRow {
+        x: features,
+        outcome,
+        cluster: pair,
+    })
 }
 
 /// Synthetic positions for the observational fit, of a variant with
