@@ -26,6 +26,7 @@ pub mod calibration;
 pub mod cli;
 pub mod dataset;
 pub mod design;
+pub mod efficiency;
 pub mod estimate;
 pub mod experiment;
 pub mod features;
