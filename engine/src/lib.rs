@@ -14,6 +14,7 @@ pub mod bench;
 pub mod betza;
 pub mod bitboard;
 pub mod eval;
+mod eval_cache;
 pub mod fen;
 pub mod game;
 pub mod geometry;

@@ -17,17 +17,17 @@
 //! table (Lazy SMP); the first thread reports and decides.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Condvar, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::bitboard::Bitboard;
 use crate::eval::{Evaluator, PawnCache};
+use crate::eval_cache::EvalCache;
 use crate::geometry::Square;
 use crate::history::{ContinuationRow, History, SearchHistories};
 use crate::movepick::{MovePicker, PickerBuffers, PickerContext};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::prefetch::prefetch;
 use crate::rules::{GameResult, Outcome};
 use crate::see::see_at_least;
 use crate::time::Clock;
@@ -218,7 +218,6 @@ struct Shared<'s, B: Bitboard> {
     time: Option<TimeManager>,
     selective: bool,
     started: Instant,
-    reductions: &'s Reductions,
 }
 
 impl<B: Bitboard> Shared<'_, B> {
@@ -246,6 +245,10 @@ impl<B: Bitboard> Shared<'_, B> {
 /// plies and the fourth move on), with room for the search's
 /// adjustments.
 struct Reductions(Vec<i32>);
+
+/// The reductions, computed once (their 32,000 logarithms took 2% of a
+/// tuner's game at 4,000 nodes a move when every search made them).
+static REDUCTIONS: LazyLock<Reductions> = LazyLock::new(Reductions::new);
 
 const REDUCTION_DEPTHS: usize = 64;
 const REDUCTION_MOVES: usize = 256;
@@ -309,8 +312,8 @@ struct Worker<'s, 'h, B: Bitboard> {
     /// Whether the iteration under way has improved its line at the root
     /// (so that its best move is worth playing if it is cut short).
     root_improved: bool,
-    /// Evaluations by key, direct-mapped: `(key, score)`.
-    eval_cache: Vec<(u64, i32)>,
+    /// Evaluations met in this search.
+    eval_cache: EvalCache,
     /// Pawn structures already scored.
     pawn_cache: PawnCache<B>,
     /// Per ply, the move picker's lists and the moves tried.
@@ -318,9 +321,6 @@ struct Worker<'s, 'h, B: Bitboard> {
     quiets_tried: Vec<Vec<Move>>,
     captures_tried: Vec<Vec<Move>>,
 }
-
-/// Entries of each thread's evaluation cache (a power of two).
-const EVAL_CACHE: usize = 1 << 16;
 
 /// The score of an outcome for the side to move, `ply` plies from the root.
 fn outcome_score<B: Bitboard>(position: &Position<B>, outcome: Outcome, ply: usize) -> i32 {
@@ -422,7 +422,7 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
             root_excluded: Vec::new(),
             root_depth: 0,
             root_improved: false,
-            eval_cache: vec![(0, 0); EVAL_CACHE],
+            eval_cache: EvalCache::new(),
             pawn_cache: PawnCache::new(),
             buffers: vec![PickerBuffers::default(); MAX_PLY + 1],
             quiets_tried: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -455,9 +455,8 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
     /// it is exact; exact results are cached.
     fn evaluate_within(&mut self, alpha: i32, beta: i32) -> (i32, bool) {
         let key = self.position.key();
-        let slot = self.eval_cache[key as usize & (EVAL_CACHE - 1)];
-        if slot.0 == key && key != 0 {
-            return (slot.1, true);
+        if let Some(score) = self.eval_cache.get(key) {
+            return (score, true);
         }
         let (score, exact) = self.shared.evaluator.evaluate_within(
             &self.position,
@@ -466,7 +465,7 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
             &mut self.pawn_cache,
         );
         if exact {
-            self.eval_cache[key as usize & (EVAL_CACHE - 1)] = (key, score);
+            self.eval_cache.insert(key, score);
         }
         (score, exact)
     }
@@ -556,7 +555,7 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
     fn make(&mut self, played: Move, ply: usize) {
         let key_after = self.position.key_after(played);
         self.shared.tt.prefetch(key_after);
-        prefetch(&self.eval_cache[key_after as usize & (EVAL_CACHE - 1)]);
+        self.eval_cache.prefetch(key_after);
         let code = self.piece_code(played.from());
         let to = played.to();
         let row = self.history.row(code, to);
@@ -984,7 +983,7 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
             let quiet = !tactical;
             let gives_check = self.position.gives_check(m);
             let mut new_depth = depth - 1;
-            let base_reduction = self.shared.reductions.get(depth, move_count);
+            let base_reduction = REDUCTIONS.get(depth, move_count);
             let lmr_depth = (new_depth - base_reduction / 1024).max(0);
 
             // Pruning of moves at shallow depth.
@@ -1247,7 +1246,6 @@ pub fn search<B: Bitboard>(
             TimeManager::for_clock(clock, position.side_to_move(), config.move_overhead)
         })
     };
-    let reductions = Reductions::new();
     let shared = Shared {
         evaluator,
         tt,
@@ -1258,7 +1256,6 @@ pub fn search<B: Bitboard>(
         time,
         selective: config.selective,
         started,
-        reductions: &reductions,
     };
     let legal = position.legal_moves();
     let mut result = SearchResult {
@@ -1416,7 +1413,6 @@ pub fn quiescence_score<B: Bitboard>(position: &Position<B>, evaluator: &Evaluat
     let tt = TranspositionTable::new(1);
     let limits = Limits::default();
     let control = Control::new(false);
-    let reductions = Reductions::new();
     let shared = Shared {
         evaluator,
         tt: &tt,
@@ -1427,7 +1423,6 @@ pub fn quiescence_score<B: Bitboard>(position: &Position<B>, evaluator: &Evaluat
         time: None,
         selective: true,
         started: Instant::now(),
-        reductions: &reductions,
     };
     let game = position.game();
     let (squares, types) = (game.geometry.squares(), game.pieces.len());

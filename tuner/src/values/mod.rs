@@ -33,6 +33,7 @@ pub mod cli;
 pub mod common_scale;
 pub mod dataset;
 pub mod design;
+pub mod efficiency;
 pub mod estimate;
 pub mod experiment;
 pub mod features;

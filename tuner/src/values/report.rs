@@ -12,7 +12,6 @@ use serde_json::Value;
 
 use super::bootstrap::Interval;
 use super::calibration::calibration_section;
-use super::design::target_half_width;
 use super::estimate::Estimate;
 use super::figures::{budgets_plot, values_plot};
 use super::run::{BudgetResult, RunResults};
@@ -142,6 +141,13 @@ pub fn values_tables(results: &RunResults) -> String {
     for budget in &results.budgets {
         let _ = writeln!(text, "{}", budget_heading(results, budget));
         text.push_str(&values_table(results, budget));
+        if let Some(efficiency) = &budget.efficiency {
+            let _ = writeln!(
+                text,
+                "\nEfficiency: {}.",
+                efficiency.sentence(&results.header.types)
+            );
+        }
         text.push('\n');
     }
     text
@@ -338,29 +344,8 @@ fn progression_section(results: &RunResults, budget: &BudgetResult) -> String {
             }
         }
     }
-    // Plan: half-widths shrink as 1 / sqrt(games).
-    if let (Some((games, widths)), Some(design)) =
-        (budget.progression.last(), budget.design.as_ref())
-    {
-        let needed = types
-            .pieces()
-            .into_iter()
-            .filter_map(|t| {
-                let w = widths[t]?;
-                let target = target_half_width(design.values[t]);
-                Some(((w / target).powi(2) * *games as f64).ceil())
-            })
-            .fold(0.0f64, f64::max);
-        if needed > 0.0 && budget.design_games > 0 {
-            let cpu_per_game = budget.design_cpu_seconds / budget.design_games as f64;
-            let _ = writeln!(
-                text,
-                "\nHalf-widths shrink as 1/sqrt(games): every value within its target (0.3 pawn, or 3% of a \
-                 value above 10 pawns) needs about {needed:.0} games at this budget, about {:.1} \
-                 CPU hours at the {cpu_per_game:.2} CPU seconds a game measured here.",
-                needed * cpu_per_game / 3600.0
-            );
-        }
+    if let Some(efficiency) = &budget.efficiency {
+        let _ = writeln!(text, "\nEfficiency: {}.", efficiency.sentence(types));
     }
     text
 }

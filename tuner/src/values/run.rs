@@ -35,6 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dataset::{merge_datasets, Dataset};
 use super::design::{DesignLimits, Until};
+use super::efficiency::Efficiency;
 use super::estimate::Estimate;
 use super::experiment::{
     complete_pairs, design_estimate, design_rows, game_id, men_available, Bases, DesignGame,
@@ -230,6 +231,10 @@ pub struct BudgetResult {
     pub design_games: usize,
     /// CPU seconds of the design games.
     pub design_cpu_seconds: f64,
+    /// Plies of the design games (absent from runs reported before it
+    /// was recorded).
+    #[serde(default)]
+    pub design_plies: usize,
     /// Observational games.
     pub observational_games: u32,
     /// CPU seconds of the observational games.
@@ -247,6 +252,10 @@ pub struct BudgetResult {
     pub outcomes: [usize; 3],
     /// Games by termination.
     pub terminations: Vec<(String, usize)>,
+    /// What every value within its target costs, by the fit on all
+    /// games.
+    #[serde(default)]
+    pub efficiency: Option<Efficiency>,
 }
 
 /// The whole run's results.
@@ -862,7 +871,7 @@ fn budget_result<B: Bitboard>(
     };
     let ends = batch_ends(games);
     let looks = looks(&rows, &ends, space.columns());
-    let progression = ends
+    let progression: Vec<(usize, Vec<Option<f64>>)> = ends
         .iter()
         .take_while(|&&(_, end)| end > 0)
         .map(|&(batch, end)| {
@@ -912,6 +921,20 @@ fn budget_result<B: Bitboard>(
     }
     let mut trades: Vec<(String, usize)> = trades.into_iter().collect();
     trades.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let design_cpu_seconds: f64 = games.iter().map(|g| g.cpu_ms as f64 / 1000.0).sum();
+    let design_plies: usize = games.iter().map(|g| g.moves.len()).sum();
+    let per_game = |total: f64| total / games.len().max(1) as f64;
+    let efficiency = match (progression.last(), &design) {
+        (Some((fitted, widths)), Some(estimate)) => Efficiency::of(
+            types,
+            *fitted,
+            widths,
+            &estimate.values,
+            per_game(design_plies as f64),
+            per_game(design_cpu_seconds),
+        ),
+        _ => None,
+    };
     Ok(BudgetResult {
         nodes,
         design,
@@ -919,7 +942,8 @@ fn budget_result<B: Bitboard>(
         observational,
         observational_error,
         design_games: games.len(),
-        design_cpu_seconds: games.iter().map(|g| g.cpu_ms as f64 / 1000.0).sum(),
+        design_cpu_seconds,
+        design_plies,
         observational_games,
         observational_cpu_seconds,
         progression,
@@ -927,6 +951,7 @@ fn budget_result<B: Bitboard>(
         trades,
         outcomes,
         terminations: terminations.into_iter().collect(),
+        efficiency,
     })
 }
 
