@@ -8,6 +8,11 @@
 //! `Position::legal_moves` by an xorshift64 generator) and are written out
 //! here so that the positions stay the same when move ordering changes;
 //! every move is checked for legality when the position is built.
+//!
+//! The strength record's results, and the tables generated from them:
+//! [`strength`].
+
+pub mod strength;
 
 use kurier_engine::bitboard::{Bitboard, U256};
 use kurier_engine::game::AnyGame;

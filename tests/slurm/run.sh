@@ -7,7 +7,7 @@
 #     small (two batches of two shards, courier at 300 nodes a move);
 #     its merged report (table, fits, values files, plot) against the
 #     report of the same run on one machine;
-#   - the match recipe of README.md (the sbatch script with
+#   - the match recipe of docs/matches.md (the sbatch script with
 #     `--shard ${SLURM_ARRAY_TASK_ID}/8`), as written but for 2 shards
 #     and 4 pairs; the merged summary and games against one machine's.
 #
@@ -273,13 +273,13 @@ timeless_values_journal one/values/journal.jsonl >one/values-journal.jsonl || tr
 timeless_values_journal runs/excoco/journal.jsonl >values-journal.jsonl || true
 same "values journal (settings, designed games: moves and results)" one/values-journal.jsonl values-journal.jsonl
 
-# 6. The match recipe of README.md: 2 shards of 4 pairs.
-code_block "$root/README.md" "#SBATCH --array" >match.sh
-[ -s match.sh ] || fail 2 "README.md has no Slurm match script (a code block with '#SBATCH --array')"
+# 6. The match recipe of docs/matches.md: 2 shards of 4 pairs.
+code_block "$root/docs/matches.md" "#SBATCH --array" >match.sh
+[ -s match.sh ] || fail 2 "docs/matches.md has no Slurm match script (a code block with '#SBATCH --array')"
 replace_text match.sh '--array=1-8' '--array=1-2'
 replace_text match.sh '}/8 ' '}/2 '
 replace_text match.sh '--pairs 2000' '--pairs 4'
-echo "$SECONDS s: running README.md's Slurm match (2 shards)"
+echo "$SECONDS s: running docs/matches.md's Slurm match (2 shards)"
 sbatch --wait match.sh >match.out 2>&1 || echo "sbatch exited with status $? (output: $out/match.out)"
 ./target/release/kurier-tune merge runs/rook-*/journal.jsonl --out runs/rook >>match.out 2>&1 ||
     echo "merge exited with status $? (output: $out/match.out)"
