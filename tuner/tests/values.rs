@@ -979,11 +979,9 @@ fn a_report_says_when_the_engine_values_are_estimated() {
         "{markdown}"
     );
     assert!(markdown.contains("| piece | estimated |"), "{markdown}");
-    // The verdicts of the committed report, now on the estimate.
+    // The verdict table judges the estimate.
     assert!(
-        markdown.contains(
-            "Estimated values inside the designed 95% interval (confirmed): R 5, N 3, C 3.5, F 3."
-        ),
+        markdown.contains("| piece | estimated | in pawns (simultaneous interval) | verdict |"),
         "{markdown}"
     );
     assert!(
