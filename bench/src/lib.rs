@@ -9,10 +9,10 @@
 //! here so that the positions stay the same when move ordering changes;
 //! every move is checked for legality when the position is built.
 
-use kurier_engine::bitboard::{Bitboard, U256};
-use kurier_engine::game::AnyGame;
-use kurier_engine::geometry::Square;
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::{Bitboard, U256};
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::Square;
 
 /// A benchmark position: a variant's start followed by fixed moves.
 #[derive(Clone, Copy, Debug)]

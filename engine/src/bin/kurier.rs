@@ -8,12 +8,13 @@ use std::io::{BufRead, BufReader, Cursor, IsTerminal, Read};
 use std::sync::{Arc, Mutex};
 
 use clap::{CommandFactory, Parser, Subcommand};
-use kurier_engine::game::AnyGame;
-use kurier_engine::perft::{divide, perft};
-use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
+use kurier_engine::import;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::perft::{divide, perft};
+use kurier_engine::position::state::Position;
+use kurier_engine::protocol::{bench, uci, xboard};
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
-use kurier_engine::{bench, import, uci, xboard};
 
 /// Kurier: an engine and toolkit for the Courier family of chess variants
 /// (chess, courier, courier-moderno, enhanced-courier, excoco).
