@@ -54,7 +54,8 @@ use crate::position::state::Position;
 use crate::types::{Color, Square};
 use crate::variant::definition::MAX_PIECE_TYPES;
 
-pub use crate::eval::params::{EvalParams, Pair, ParamsError, Thresholds, BUILT_IN_VALUES};
+pub use crate::eval::params::built_in::BUILT_IN_VALUES;
+pub use crate::eval::params::{EvalParams, Pair, ParamsError, Thresholds};
 
 /// Receives each term of the evaluation: weight `index`, counted `count`
 /// times (positive for White, negative for Black).

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::board::bitboard::{Bitboard, U256};
 use crate::eval::evaluate::{EvalParams, Evaluator};
-use crate::eval::params::params_file_variant;
+use crate::eval::params::toml_file::params_file_variant;
 use crate::import;
 use crate::position::any_game::AnyGame;
 use crate::position::game::Game;
