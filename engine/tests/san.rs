@@ -12,8 +12,7 @@ use kurier_engine::position::any_game::AnyGame;
 use kurier_engine::position::game::Game;
 use kurier_engine::position::rules::Termination;
 use kurier_engine::position::state::Position;
-use kurier_engine::types::MoveKind;
-use kurier_engine::types::Square;
+use kurier_engine::types::{MoveKind, Square};
 use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 

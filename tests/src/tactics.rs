@@ -51,8 +51,7 @@
 
 use kurier_engine::board::bitboard::Bitboard;
 use kurier_engine::position::state::Position;
-use kurier_engine::types::{Color, Square};
-use kurier_engine::types::{Move, MoveKind};
+use kurier_engine::types::{Color, Move, MoveKind, Square};
 use kurier_engine::variant::spec::StalemateResult;
 
 /// One line of a tactics suite.

@@ -42,7 +42,7 @@ use kurier_engine::position::any_game::AnyGame;
 use kurier_engine::position::game::Game;
 use kurier_engine::position::rules::GameResult;
 use kurier_engine::position::state::Position;
-use kurier_engine::search::alpha_beta::MATE_BOUND;
+use kurier_engine::search::interface::MATE_BOUND;
 use kurier_engine::types::Color;
 use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;

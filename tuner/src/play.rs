@@ -14,11 +14,11 @@ use kurier_engine::eval::evaluate::{EvalParams, Evaluator};
 use kurier_engine::position::game::Game;
 use kurier_engine::position::rules::{GameResult, Outcome, Termination};
 use kurier_engine::position::state::Position;
-use kurier_engine::search::alpha_beta::{search, Config, Control, Limits, Score};
+use kurier_engine::search::alpha_beta::search;
 use kurier_engine::search::history::SearchHistories;
+use kurier_engine::search::interface::{Config, Control, Limits, Score};
 use kurier_engine::search::tt::TranspositionTable;
-use kurier_engine::types::Clock;
-use kurier_engine::types::Color;
+use kurier_engine::types::{Clock, Color};
 use serde::{Deserialize, Serialize};
 
 use crate::adjudication::Adjudication;

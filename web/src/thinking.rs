@@ -4,7 +4,7 @@
 
 use kurier_engine::board::bitboard::Bitboard;
 use kurier_engine::position::state::Position;
-use kurier_engine::search::alpha_beta::Report;
+use kurier_engine::search::interface::Report;
 use kurier_engine::search::tt::Bound;
 use kurier_tuner::play::MoveScore;
 use serde::Serialize;
@@ -69,7 +69,7 @@ impl Thinking {
 mod tests {
     use super::*;
     use kurier_engine::position::any_game::AnyGame;
-    use kurier_engine::search::alpha_beta::Score;
+    use kurier_engine::search::interface::Score;
     use std::time::Duration;
 
     #[test]

@@ -4,8 +4,7 @@
 
 use kurier_engine::board::bitboard::Bitboard;
 use kurier_engine::position::state::Position;
-use kurier_engine::types::{Color, Square};
-use kurier_engine::types::{Move, MoveKind};
+use kurier_engine::types::{Color, Move, MoveKind, Square};
 use kurier_tuner::play::MoveScore;
 use serde::{Deserialize, Serialize};
 

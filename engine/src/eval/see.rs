@@ -7,8 +7,7 @@
 use crate::board::bitboard::Bitboard;
 use crate::eval::evaluate::Evaluator;
 use crate::position::state::Position;
-use crate::types::Square;
-use crate::types::{Move, MoveKind};
+use crate::types::{Move, MoveKind, Square};
 
 /// The value a king counts for in exchanges: more than everything else.
 const KING_VALUE: i32 = 100_000;

@@ -25,8 +25,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::moves::MoveSet;
 use super::xbetza::{self, Castling, GRYPHON};
 use super::Refusal;
-use crate::variant::spec::{CastlingSpec, PieceSpec, PromotionSpec, VariantSpec};
-use crate::variant::spec::{RightsNotation, StalemateResult};
+use crate::variant::spec::{
+    CastlingSpec, PieceSpec, PromotionSpec, RightsNotation, StalemateResult, VariantSpec,
+};
 
 /// Parameters that change only how the page shows the diagram.
 const PRESENTATION: [&str; 12] = [

@@ -7,8 +7,7 @@ use std::sync::Arc;
 use crate::board::bitboard::Bitboard;
 use crate::position::game::Game;
 use crate::position::state::{Position, PositionParts};
-use crate::types::Piece;
-use crate::types::{Color, Square, MAX_SQUARES};
+use crate::types::{Color, Piece, Square, MAX_SQUARES};
 use crate::variant::placement::{fail, parse_placement, FenError, FenField};
 use crate::variant::spec::RightsNotation;
 

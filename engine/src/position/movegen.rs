@@ -13,8 +13,7 @@
 
 use crate::board::bitboard::Bitboard;
 use crate::position::state::Position;
-use crate::types::{Color, Square};
-use crate::types::{Move, MoveKind};
+use crate::types::{Color, Move, MoveKind, Square};
 
 /// Receives generated legal moves.
 pub trait MoveSink<B> {

@@ -5,8 +5,7 @@ use std::fmt;
 
 use crate::board::bitboard::Bitboard;
 use crate::position::state::Position;
-use crate::types::Square;
-use crate::types::{Move, MoveKind};
+use crate::types::{Move, MoveKind, Square};
 
 /// Why a move text was not accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]

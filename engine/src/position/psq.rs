@@ -3,8 +3,7 @@
 //! to date as moves are made and taken back, so that the evaluation reads
 //! material and square terms without looking at the pieces.
 
-use crate::types::Piece;
-use crate::types::Square;
+use crate::types::{Piece, Square};
 
 /// What one piece on one square adds: middlegame and endgame score
 /// (White's point of view) and game-phase material.

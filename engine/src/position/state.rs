@@ -8,8 +8,7 @@ use crate::board::attacks::{LineCache, PieceMoves};
 use crate::board::bitboard::Bitboard;
 use crate::position::game::Game;
 use crate::position::psq::{PieceSquareTable, PieceSquareValue};
-use crate::types::{Color, Piece, Square, MAX_SQUARES};
-use crate::types::{Move, MoveKind};
+use crate::types::{Color, Move, MoveKind, Piece, Square, MAX_SQUARES};
 use crate::variant::definition::MAX_PIECE_TYPES;
 
 /// What make needs to remember for unmake.

@@ -11,8 +11,9 @@ use crate::eval::evaluate::{EvalParams, Evaluator};
 use crate::position::any_game::AnyGame;
 use crate::position::game::Game;
 use crate::position::state::Position;
-use crate::search::alpha_beta::{search, Config, Control, Limits};
+use crate::search::alpha_beta::search;
 use crate::search::history::SearchHistories;
+use crate::search::interface::{Config, Control, Limits};
 use crate::search::tt::TranspositionTable;
 use crate::with_game;
 

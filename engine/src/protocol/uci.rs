@@ -11,11 +11,10 @@ use crate::board::bitboard::Bitboard;
 use crate::position::perft::{divide, perft};
 use crate::position::state::Position;
 use crate::protocol::session::{Session, DEFAULT_HASH_MB};
-use crate::search::alpha_beta::{Limits, Report, Score};
+use crate::search::interface::{Limits, Report, Score};
 use crate::search::threads::{SearchJob, SearchThread};
 use crate::search::tt::Bound;
-use crate::types::Clock;
-use crate::types::Color;
+use crate::types::{Clock, Color};
 use crate::with_board;
 
 /// Where the protocol writes: stdout, or a buffer in tests. Shared with

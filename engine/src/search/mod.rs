@@ -3,6 +3,7 @@
 
 pub mod alpha_beta;
 pub mod history;
+pub mod interface;
 pub mod movepick;
 pub mod threads;
 pub mod timeman;

@@ -21,8 +21,7 @@ use crate::eval::see::see_at_least;
 use crate::position::movegen::{QuietMoves, TacticalMoves};
 use crate::position::state::Position;
 use crate::search::history::{ContinuationRow, History};
-use crate::types::Square;
-use crate::types::{Move, MoveKind};
+use crate::types::{Move, MoveKind, Square};
 
 /// A move with its ordering score.
 #[derive(Clone, Copy, Debug)]

@@ -9,8 +9,9 @@ use std::time::Instant;
 use crate::board::bitboard::Bitboard;
 use crate::eval::evaluate::Evaluator;
 use crate::position::state::Position;
-use crate::search::alpha_beta::{search, Config, Control, Limits, Report, SearchResult};
+use crate::search::alpha_beta::search;
 use crate::search::history::SearchHistories;
+use crate::search::interface::{Config, Control, Limits, Report, SearchResult};
 use crate::search::tt::TranspositionTable;
 
 /// A search running on its own thread.

@@ -20,8 +20,7 @@
 
 use std::time::Duration;
 
-use crate::types::Clock;
-use crate::types::Color;
+use crate::types::{Clock, Color};
 
 /// Moves expected before the next time control when the clock gives no
 /// number (sudden death or increment).

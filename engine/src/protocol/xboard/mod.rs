@@ -75,11 +75,9 @@ use crate::position::rules::{GameResult, Outcome, Termination};
 use crate::position::state::Position;
 use crate::protocol::session::{Session, DEFAULT_HASH_MB};
 use crate::protocol::uci::{send, Output};
-use crate::search::alpha_beta::{Limits, Report, Score};
+use crate::search::interface::{Limits, Report, Score};
 use crate::search::threads::{SearchJob, SearchThread};
-use crate::types::Clock;
-use crate::types::{Color, Square};
-use crate::types::{Move, MoveKind};
+use crate::types::{Clock, Color, Move, MoveKind, Square};
 use crate::variant::definition::Variant;
 use crate::with_board;
 
