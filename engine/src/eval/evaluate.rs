@@ -794,6 +794,21 @@ fn tapered(sum: &Sum<'_>, phase: i32) -> i32 {
     (sum.middlegame * phase + sum.endgame * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
+/// Chess with its suggested piece values (Kaufman's), for the tests that
+/// work positions out by hand.
+#[cfg(test)]
+pub(crate) fn chess_with_suggested_values() -> (Arc<Game<u128>>, Evaluator<u128>) {
+    use crate::position::any_game::AnyGame;
+    let AnyGame::Narrow(game) = AnyGame::built_in("chess").unwrap() else {
+        unreachable!("chess is 8x8")
+    };
+    let params = EvalParams::suggested(&game.variant)
+        .expect("a built-in variant")
+        .expect("built-in values parse");
+    let evaluator = Evaluator::new(&game, params);
+    (game, evaluator)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -813,13 +828,7 @@ mod tests {
     /// Kaufman's values order the pieces (knight and bishop equal).
     #[test]
     fn threats_counted_by_hand() {
-        let AnyGame::Narrow(game) = AnyGame::built_in("chess").unwrap() else {
-            unreachable!("chess is 8x8")
-        };
-        let params = EvalParams::suggested(&game.variant)
-            .expect("a built-in variant")
-            .expect("built-in values parse");
-        let evaluator = Evaluator::new(&game, params);
+        let (game, evaluator) = chess_with_suggested_values();
         let layout = &evaluator.params.layout;
         let cases = [
             // The d4 pawn forks bishop and knight; neither is defended.

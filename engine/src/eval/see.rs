@@ -105,20 +105,13 @@ pub fn see_at_least<B: Bitboard>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::evaluate::EvalParams;
-    use crate::position::any_game::AnyGame;
+    use crate::eval::evaluate::chess_with_suggested_values;
 
     /// Chess positions with the exchange worked out by hand (Kaufman's
     /// values: pawn 100, knight and bishop 325, rook 500, queen 975).
     #[test]
     fn exchanges_worked_out_by_hand() {
-        let AnyGame::Narrow(game) = AnyGame::built_in("chess").unwrap() else {
-            unreachable!("chess is 8x8")
-        };
-        let params = EvalParams::suggested(&game.variant)
-            .expect("a built-in variant")
-            .expect("built-in values parse");
-        let evaluator = Evaluator::new(&game, params);
+        let (game, evaluator) = chess_with_suggested_values();
         let check = |fen: &str, uci: &str, threshold: i32, expected: bool| {
             let position = Position::from_fen(game.clone(), fen).unwrap();
             let played = position.parse_uci(uci).unwrap();

@@ -144,6 +144,20 @@ impl<B: Bitboard> Position<B> {
         let code = self.board[square.index()];
         (code != Piece::NONE).then_some(Piece(code))
     }
+    /// The type of the piece `played` captures, if it captures (en
+    /// passant: the pawn that passed; castling never captures).
+    pub fn captured_type(&self, played: Move) -> Option<usize> {
+        match played.kind() {
+            MoveKind::EnPassant => self
+                .en_passant_victim()
+                .and_then(|square| self.piece_at(square))
+                .map(|p| p.piece_type()),
+            MoveKind::Castling => None,
+            _ => self
+                .piece_at(Square::new(played.to()))
+                .map(|p| p.piece_type()),
+        }
+    }
     /// The pieces that still hold their first-move right.
     #[inline(always)]
     pub fn unmoved(&self) -> B {

@@ -13,8 +13,8 @@ use crate::position::any_game::AnyGame;
 use crate::position::game::Game;
 use crate::position::state::Position;
 use crate::search::history::SearchHistories;
-use crate::search::interface::Config;
-use crate::search::threads::SearchThread;
+use crate::search::interface::{Config, Limits};
+use crate::search::threads::{SearchJob, SearchThread};
 use crate::search::tt::TranspositionTable;
 use crate::variant::definition::Variant;
 
@@ -78,6 +78,25 @@ pub struct Session {
 pub const DEFAULT_HASH_MB: usize = 64;
 
 impl Session {
+    /// A search of `board` under `limits`, with the session's hash table,
+    /// move statistics and settings; `ponder` for `go ponder`.
+    pub fn job<B: Bitboard>(
+        &self,
+        board: &BoardOf<B>,
+        limits: Limits,
+        ponder: bool,
+    ) -> SearchJob<B> {
+        SearchJob {
+            position: board.position.clone(),
+            evaluator: Arc::clone(&board.evaluator),
+            tt: Arc::clone(&self.tt),
+            histories: Arc::clone(&self.histories),
+            limits,
+            config: self.config.clone(),
+            ponder,
+        }
+    }
+
     /// A session on FIDE chess from the start position.
     pub fn new() -> Session {
         let variants: Vec<Variant> = Variant::built_in_names()

@@ -12,7 +12,7 @@ use crate::position::perft::{divide, perft};
 use crate::position::state::Position;
 use crate::protocol::session::{Session, DEFAULT_HASH_MB};
 use crate::search::interface::{Limits, Report, Score};
-use crate::search::threads::{SearchJob, SearchThread};
+use crate::search::threads::SearchThread;
 use crate::search::tt::Bound;
 use crate::types::{Clock, Color};
 use crate::with_board;
@@ -272,21 +272,10 @@ fn go(session: &mut Session, words: &[&str], out: &Output) -> Result<(), String>
     if on_clock {
         limits.clock = Some(clock);
     }
-    let config = session.config.clone();
-    let tt = Arc::clone(&session.tt);
-    let histories = Arc::clone(&session.histories);
     let report_out = Arc::clone(out);
     let done_out = Arc::clone(out);
     session.search = Some(with_board!(&session.board, board => SearchThread::start(
-        SearchJob {
-            position: board.position.clone(),
-            evaluator: Arc::clone(&board.evaluator),
-            tt,
-            histories,
-            limits,
-            config,
-            ponder,
-        },
+        session.job(board, limits, ponder),
         move |position, report| send(&report_out, &info_line(position, report)),
         move |position, result| {
             let line = match (result.best, result.ponder) {

@@ -339,22 +339,6 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
         })
     }
 
-    /// The type a move captures, if any.
-    fn captured_type(&self, played: Move) -> Option<usize> {
-        match played.kind() {
-            MoveKind::EnPassant => self
-                .position
-                .en_passant_victim()
-                .and_then(|square| self.position.piece_at(square))
-                .map(|p| p.piece_type()),
-            MoveKind::Castling => None,
-            _ => self
-                .position
-                .piece_at(Square::new(played.to()))
-                .map(|p| p.piece_type()),
-        }
-    }
-
     /// The middlegame value of a piece type.
     fn value(&self, piece_type: usize) -> i32 {
         self.shared.evaluator.params().piece_value(piece_type).0
@@ -426,7 +410,7 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
         }
         let captures = std::mem::take(&mut self.captures_tried[ply]);
         for &m in captures.iter() {
-            if let Some(victim) = self.captured_type(m) {
+            if let Some(victim) = self.position.captured_type(m) {
                 let signed = if m == best { bonus } else { -bonus };
                 let code = self.piece_code(m.from());
                 self.history.update_capture(code, m.to(), victim, signed);
@@ -525,7 +509,7 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
                 let gives_check = self.position.gives_check(m);
                 if !gives_check && m.kind() != MoveKind::Promotion {
                     // Delta pruning: even winning the piece cannot reach alpha.
-                    let gain = self.captured_type(m).map_or(0, |t| self.value(t));
+                    let gain = self.position.captured_type(m).map_or(0, |t| self.value(t));
                     if futility_base + gain <= alpha {
                         best = best.max(futility_base + gain);
                         continue;
@@ -662,7 +646,8 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
                 return score;
             }
         }
-        let table_capture = table_move != Move::NULL && self.captured_type(table_move).is_some();
+        let table_capture =
+            table_move != Move::NULL && self.position.captured_type(table_move).is_some();
 
         // The static evaluation, and a better estimate from the table's bound.
         let selective = self.shared.selective;
@@ -825,7 +810,7 @@ impl<'s, 'h, B: Bitboard> Worker<'s, 'h, B> {
                 if tactical {
                     if !gives_check && !in_check && lmr_depth < 7 && m.kind() != MoveKind::Promotion
                     {
-                        let gain = self.captured_type(m).map_or(0, |t| self.value(t));
+                        let gain = self.position.captured_type(m).map_or(0, |t| self.value(t));
                         if static_eval + 200 + 150 * lmr_depth + gain <= alpha {
                             continue;
                         }

@@ -105,6 +105,11 @@ const PICKED_BY_SELECTION: usize = 3;
 const VICTIM_WEIGHT: i32 = 16;
 
 impl<B: Bitboard> PickerContext<'_, B> {
+    /// The squares of the pieces the side to move may capture.
+    fn enemy(&self) -> B {
+        self.position
+            .color_pieces(self.position.side_to_move().flip())
+    }
     fn piece_code(&self, square: u8) -> usize {
         let piece = self
             .position
@@ -119,30 +124,15 @@ impl<B: Bitboard> PickerContext<'_, B> {
             .map_or(0, |p| p.piece_type())
     }
 
-    /// The type a capture takes, if it captures.
-    pub(crate) fn captured_type(&self, played: Move) -> Option<usize> {
-        match played.kind() {
-            MoveKind::EnPassant => self
-                .position
-                .en_passant_victim()
-                .and_then(|square| self.position.piece_at(square))
-                .map(|p| p.piece_type()),
-            MoveKind::Castling => None,
-            _ => self
-                .position
-                .piece_at(Square::new(played.to()))
-                .map(|p| p.piece_type()),
-        }
-    }
-
     /// Whether `played` captures or promotes.
     pub(crate) fn is_tactical(&self, played: Move) -> bool {
-        played.kind() == MoveKind::Promotion || self.captured_type(played).is_some()
+        played.kind() == MoveKind::Promotion || self.position.captured_type(played).is_some()
     }
 
     fn capture_score(&self, played: Move) -> i32 {
         let params = self.evaluator.params();
         let victim = self
+            .position
             .captured_type(played)
             .map_or(0, |t| params.piece_value(t).0);
         let promoted = if played.kind() == MoveKind::Promotion {
@@ -150,7 +140,7 @@ impl<B: Bitboard> PickerContext<'_, B> {
         } else {
             0
         };
-        let history = self.captured_type(played).map_or(0, |t| {
+        let history = self.position.captured_type(played).map_or(0, |t| {
             self.history
                 .capture(self.piece_code(played.from()), played.to(), t)
         });
@@ -238,6 +228,20 @@ impl MovePicker {
     }
 
     /// From now on, hand out no more quiet moves (the bad captures still come).
+    /// Queues the `generated` moves not handed out yet, each scored by
+    /// `score`; keeps the buffer (emptied) for the next generation.
+    fn queue(&mut self, generated: Vec<Move>, score: impl Fn(Move) -> i32) {
+        self.generated = generated;
+        for &m in &self.generated {
+            if !self.handed.contains(&m) {
+                self.moves.push(ScoredMove {
+                    played: m,
+                    score: score(m),
+                });
+            }
+        }
+        self.generated.clear();
+    }
     pub(crate) fn skip_quiets(&mut self) {
         self.skip_quiets = true;
     }
@@ -257,24 +261,13 @@ impl MovePicker {
                 }
                 Stage::GenerateCaptures => {
                     let mut sink = TacticalMoves {
-                        enemy: context
-                            .position
-                            .color_pieces(context.position.side_to_move().flip()),
+                        enemy: context.enemy(),
                         moves: std::mem::take(&mut self.generated),
                     };
                     context
                         .position
                         .generate_knowing_check(&mut sink, context.in_check);
-                    self.generated = sink.moves;
-                    for &m in &self.generated {
-                        if !self.handed.contains(&m) {
-                            self.moves.push(ScoredMove {
-                                played: m,
-                                score: context.capture_score(m),
-                            });
-                        }
-                    }
-                    self.generated.clear();
+                    self.queue(sink.moves, |m| context.capture_score(m));
                     self.next = 0;
                     self.stage = Stage::GoodCaptures;
                 }
@@ -324,24 +317,13 @@ impl MovePicker {
                     self.next = 0;
                     if !self.skip_quiets {
                         let mut sink = QuietMoves {
-                            enemy: context
-                                .position
-                                .color_pieces(context.position.side_to_move().flip()),
+                            enemy: context.enemy(),
                             moves: std::mem::take(&mut self.generated),
                         };
                         context
                             .position
                             .generate_knowing_check(&mut sink, context.in_check);
-                        self.generated = sink.moves;
-                        for &m in &self.generated {
-                            if !self.handed.contains(&m) {
-                                self.moves.push(ScoredMove {
-                                    played: m,
-                                    score: context.quiet_score(m),
-                                });
-                            }
-                        }
-                        self.generated.clear();
+                        self.queue(sink.moves, |m| context.quiet_score(m));
                     }
                     self.sorted = false;
                     self.stage = Stage::Quiets;

@@ -76,7 +76,7 @@ use crate::position::state::Position;
 use crate::protocol::session::{Session, DEFAULT_HASH_MB};
 use crate::protocol::uci::{send, Output};
 use crate::search::interface::{Limits, Report, Score};
-use crate::search::threads::{SearchJob, SearchThread};
+use crate::search::threads::SearchThread;
 use crate::types::{Clock, Color, Move, MoveKind, Square};
 use crate::variant::definition::Variant;
 use crate::with_board;
@@ -526,20 +526,9 @@ impl XBoard {
         let events = self.events.clone();
         let out = Arc::clone(&self.out);
         let post = Arc::clone(&self.post);
-        let config = self.session.config.clone();
-        let tt = Arc::clone(&self.session.tt);
-        let histories = Arc::clone(&self.session.histories);
         self.session.search = Some(
             with_board!(&self.session.board, board => SearchThread::start(
-                SearchJob {
-                    position: board.position.clone(),
-                    evaluator: Arc::clone(&board.evaluator),
-                    tt,
-                    histories,
-                    limits,
-                    config,
-                    ponder: false,
-                },
+                self.session.job(board, limits, false),
                 move |position, report| {
                     if report.multipv == 1 && post.load(Ordering::Relaxed) {
                         send(&out, &thinking_line(position, report));
