@@ -3,7 +3,7 @@
 //! 256 squares, FEN, and perft.
 //!
 //! ```
-//! use kurier_engine::position::state::{any_game::AnyGame, perft::perft, state::Position};
+//! use kurier_engine::position::{any_game::AnyGame, perft::perft, state::Position};
 //! use kurier_engine::with_game;
 //! let game = AnyGame::built_in("courier").unwrap();
 //! let nodes = with_game!(&game, g => perft(&mut Position::startpos(g.clone()), 2));
