@@ -13,8 +13,8 @@ use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
 };
 use kurier_bench::{load, AnyPosition, BenchPosition, POSITIONS};
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::state::Position;
 
 fn bench_position<B: Bitboard>(
     group: &mut BenchmarkGroup<'_, WallTime>,

@@ -8,9 +8,9 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use kurier_engine::game::AnyGame;
-use kurier_engine::perft::perft;
-use kurier_engine::position::Position;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::perft::perft;
+use kurier_engine::position::state::Position;
 use kurier_engine::with_game;
 
 const DEPTH: u32 = 3;

@@ -1,5 +1,5 @@
 //! Slider attacks in isolation: the two techniques of
-//! `kurier_engine::sliders` (`ray_scan::line` and `obstruction::line`) at
+//! `kurier_engine::board::sliders` (`ray_scan::line` and `obstruction::line`) at
 //! both bitboard widths (`u128` on a 12x8 board, `U256` on 18x10), each over
 //! the same 32 fixed pseudo-random occupancies and every square and line;
 //! then rook attacks (both orthogonal lines) by each technique and by
@@ -18,9 +18,10 @@ use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
 };
 use kurier_bench::occupancies;
-use kurier_engine::bitboard::{Bitboard, U256};
-use kurier_engine::geometry::{Geometry, Square};
-use kurier_engine::sliders::{obstruction, ray_scan, Line, SliderTables};
+use kurier_engine::board::bitboard::{Bitboard, U256};
+use kurier_engine::board::geometry::Geometry;
+use kurier_engine::board::sliders::{obstruction, ray_scan, Line, SliderTables};
+use kurier_engine::types::Square;
 
 const LINES: [Line; 4] = [
     Line::Vertical,

@@ -14,10 +14,10 @@
 
 pub mod strength;
 
-use kurier_engine::bitboard::{Bitboard, U256};
-use kurier_engine::game::AnyGame;
-use kurier_engine::geometry::Square;
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::{Bitboard, U256};
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::Square;
 
 /// A benchmark position: a variant's start followed by fixed moves.
 #[derive(Clone, Copy, Debug)]

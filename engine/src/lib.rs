@@ -3,45 +3,30 @@
 //! 256 squares, FEN, and perft.
 //!
 //! ```
-//! use kurier_engine::{game::AnyGame, perft::perft, position::Position, with_game};
+//! use kurier_engine::position::{any_game::AnyGame, perft::perft, state::Position};
+//! use kurier_engine::with_game;
 //! let game = AnyGame::built_in("courier").unwrap();
 //! let nodes = with_game!(&game, g => perft(&mut Position::startpos(g.clone()), 2));
 //! assert_eq!(nodes, 678);
 //! ```
 
-pub mod attacks;
-pub mod bench;
-pub mod betza;
-pub mod bitboard;
+//! The modules form layers; each imports only the layers above it (the
+//! `layout` test in `tests/` checks it):
+//!
+//! 1. [`types`]: squares, colours, pieces, moves, the clock;
+//! 2. [`variant`]: variants as data (Betza moves, variant files);
+//! 3. [`board`]: bitboards, the board's shape, attack tables;
+//! 4. [`position`]: the position, FEN, move generation, rules, notation;
+//! 5. [`import`]: variant files of other programs;
+//! 6. [`eval`]: the static evaluation and its parameters;
+//! 7. [`search`]: the search, its tables, time management and threads;
+//! 8. [`protocol`]: UCI, XBoard and `bench`.
+
+pub mod board;
 pub mod eval;
-mod eval_cache;
-pub mod fen;
-pub mod game;
-pub mod geometry;
-pub mod history;
 pub mod import;
-pub mod movegen;
-pub mod movepick;
-pub mod moves;
-pub mod notation;
-pub mod params;
-pub mod perft;
 pub mod position;
-pub mod prefetch;
-pub mod psq;
-pub mod rules;
-pub mod san;
+pub mod protocol;
 pub mod search;
-pub mod see;
-pub mod session;
-pub mod sliders;
-pub mod threads;
-pub mod time;
-pub mod timeman;
-pub mod tt;
-pub mod uci;
-pub mod value_estimate;
+pub mod types;
 pub mod variant;
-pub mod variant_spec;
-pub mod xboard;
-pub mod zobrist;

@@ -7,13 +7,13 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::game::{AnyGame, Game};
-use kurier_engine::geometry::Square;
-use kurier_engine::moves::MoveKind;
-use kurier_engine::position::Position;
-use kurier_engine::rules::Termination;
-use kurier_engine::variant::Variant;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::rules::Termination;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::{MoveKind, Square};
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 
 /// Checks, in `fen` of `variant`, that each UCI move is written as the

@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use kurier_engine::game::AnyGame;
-use kurier_engine::position::Position;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
 use kurier_engine::with_game;
 
 mod common;

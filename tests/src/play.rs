@@ -1,7 +1,7 @@
 //! Deterministic random play, to reach many positions from the start.
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::state::Position;
 
 /// A small deterministic generator (xorshift64*), so every test run
 /// visits the same positions.

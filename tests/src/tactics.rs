@@ -49,11 +49,10 @@
 //!    stalemated side where the variant says so (`courier`,
 //!    `enhanced-courier`).
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::geometry::{Color, Square};
-use kurier_engine::moves::{Move, MoveKind};
-use kurier_engine::position::Position;
-use kurier_engine::variant::StalemateResult;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::{Color, Move, MoveKind, Square};
+use kurier_engine::variant::spec::StalemateResult;
 
 /// One line of a tactics suite.
 #[derive(Clone, Debug, PartialEq, Eq)]

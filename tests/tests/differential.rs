@@ -6,10 +6,10 @@
 
 use std::collections::BTreeSet;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::game::AnyGame;
-use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tests::hand_counted::HAND_COUNTED;
 use kurier_tests::play::Rng;
@@ -63,10 +63,10 @@ fn walk<B: Bitboard>(
             .iter()
             .copied()
             .filter(|m| {
-                let from = position.piece_at(kurier_engine::geometry::Square::new(m.from()));
+                let from = position.piece_at(kurier_engine::types::Square::new(m.from()));
                 let pawn = from.is_some_and(|p| position.game().is_pawn(p.piece_type()));
                 pawn || position
-                    .piece_at(kurier_engine::geometry::Square::new(m.to()))
+                    .piece_at(kurier_engine::types::Square::new(m.to()))
                     .is_some()
             })
             .collect();

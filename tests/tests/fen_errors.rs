@@ -1,11 +1,12 @@
 //! Malformed FENs are rejected with a message that names the field, and
 //! no input makes the reader panic.
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::fen::{FenError, FenField};
-use kurier_engine::game::{AnyGame, Game};
-use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::state::Position;
+use kurier_engine::variant::definition::Variant;
+use kurier_engine::variant::placement::{FenError, FenField};
 use kurier_engine::with_game;
 use kurier_tests::play::Rng;
 use std::sync::Arc;

@@ -10,10 +10,11 @@
 
 use std::sync::Arc;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::game::{AnyGame, Game};
-use kurier_engine::position::Position;
-use kurier_engine::rules::{GameResult, Outcome, Termination};
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::rules::{GameResult, Outcome, Termination};
+use kurier_engine::position::state::Position;
 use kurier_engine::with_game;
 
 use Termination::{BareKing, Checkmate, FiftyMoves, KingVersusKing, Repetition, Stalemate};

@@ -6,10 +6,10 @@
 
 use std::path::PathBuf;
 
-use kurier_engine::game::AnyGame;
-use kurier_engine::perft::perft;
-use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::perft::perft;
+use kurier_engine::position::state::Position;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tests::epd::parse_epd;
 

@@ -17,14 +17,13 @@
 
 use std::collections::BTreeSet;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::eval::{EvalParams, Evaluator, PawnCache};
-use kurier_engine::game::AnyGame;
-use kurier_engine::geometry::Square;
-use kurier_engine::movegen::QuietMoves;
-use kurier_engine::moves::{Move, MoveKind};
-use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::eval::evaluate::{EvalParams, Evaluator, PawnCache};
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::movegen::QuietMoves;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::{Move, MoveKind, Square};
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tests::play::{random_walk, Rng};
 

@@ -4,13 +4,14 @@
 
 use std::path::PathBuf;
 
-use kurier_engine::eval::{EvalParams, Evaluator};
-use kurier_engine::game::AnyGame;
-use kurier_engine::history::SearchHistories;
-use kurier_engine::position::Position;
-use kurier_engine::search::{search, Config, Control, Limits};
-use kurier_engine::tt::TranspositionTable;
-use kurier_engine::variant::Variant;
+use kurier_engine::eval::evaluate::{EvalParams, Evaluator};
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
+use kurier_engine::search::alpha_beta::search;
+use kurier_engine::search::history::SearchHistories;
+use kurier_engine::search::interface::{Config, Control, Limits};
+use kurier_engine::search::tt::TranspositionTable;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tests::tactics::parse_tactics;
 

@@ -8,10 +8,10 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::game::AnyGame;
-use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tests::tactics::{
     mate_in, outcome_now, parse_tactics, wins_within, Outcome, TacticKind, TacticsEntry,

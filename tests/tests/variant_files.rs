@@ -13,11 +13,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
-use kurier_engine::game::AnyGame;
-use kurier_engine::geometry::Square;
-use kurier_engine::perft::perft;
-use kurier_engine::position::Position;
-use kurier_engine::variant::{Variant, VariantError, BUILT_IN};
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::perft::perft;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::Square;
+use kurier_engine::variant::definition::{Variant, VariantError, BUILT_IN};
 use kurier_engine::with_game;
 
 /// The number of legal moves from the Courier-Spiel start position, counted

@@ -4,9 +4,9 @@
 
 use std::time::Instant;
 
-use kurier_engine::eval::EvalParams;
-use kurier_engine::game::AnyGame;
-use kurier_engine::position::Position;
+use kurier_engine::eval::evaluate::EvalParams;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
 use kurier_engine::with_game;
 use kurier_tuner::values::design::{prior_theta, DesignLimits};
 use kurier_tuner::values::experiment::{design_estimate, men_available};

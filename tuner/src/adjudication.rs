@@ -2,8 +2,8 @@
 //! does: a draw when both sides see a level game for long enough, a win
 //! when both agree that one side is far ahead, and a draw at a ply limit.
 
-use kurier_engine::geometry::Color;
-use kurier_engine::rules::GameResult;
+use kurier_engine::position::rules::GameResult;
+use kurier_engine::types::Color;
 use serde::{Deserialize, Serialize};
 
 use crate::play::{GameEnd, MoveNote};

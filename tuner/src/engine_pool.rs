@@ -7,14 +7,14 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::search::Score;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::search::interface::Score;
 
 use crate::external::{EngineFailure, EngineSpec, GoLimit, UciEngine};
 use crate::play::{MoveRequest, MoveScore, Reply, SearchLimit, Seat, SeatFailure};
 
 // Mates come back as the search writes them internally; see `reply`.
-const _: () = assert!(crate::external::MATE_SCORE == kurier_engine::search::MATE);
+const _: () = assert!(crate::external::MATE_SCORE == kurier_engine::search::interface::MATE);
 
 /// Idle processes of one external engine.
 pub struct EnginePool {

@@ -36,14 +36,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::eval::{EvalParams, Evaluator, Pair};
-use kurier_engine::game::{AnyGame, Game};
-use kurier_engine::geometry::Color;
-use kurier_engine::position::Position;
-use kurier_engine::rules::GameResult;
-use kurier_engine::search::MATE_BOUND;
-use kurier_engine::variant::Variant;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::eval::evaluate::{EvalParams, Evaluator, Pair};
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::rules::GameResult;
+use kurier_engine::position::state::Position;
+use kurier_engine::search::interface::MATE_BOUND;
+use kurier_engine::types::Color;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use rayon::prelude::*;
 

@@ -5,9 +5,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::game::Game;
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::state::Position;
 
 use crate::journal::GameEntry;
 use crate::pgn::write_game;

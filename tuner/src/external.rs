@@ -26,7 +26,7 @@ use crate::spec::key_values;
 /// The score of a mate on the spot, in the centipawn scale of
 /// [`EngineReply::score`]: a mate `n` plies away scores `MATE_SCORE - n`,
 /// as in Kurier's own search.
-pub const MATE_SCORE: i32 = kurier_engine::search::MATE;
+pub const MATE_SCORE: i32 = kurier_engine::search::interface::MATE;
 
 /// How long [`UciEngine::go`] waits for `bestmove` under a node or depth
 /// limit when the caller gives no deadline.

@@ -14,7 +14,7 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use kurier_engine::rules::GameResult;
+use kurier_engine::position::rules::GameResult;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -284,9 +284,9 @@ impl GameEntry {
     /// Points of the player with index `player` (it must have played).
     pub fn points_of(&self, player: usize) -> f64 {
         let color = if player == self.white {
-            kurier_engine::geometry::Color::White
+            kurier_engine::types::Color::White
         } else {
-            kurier_engine::geometry::Color::Black
+            kurier_engine::types::Color::Black
         };
         points_for(self.game_result(), color)
     }

@@ -20,9 +20,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use clap::Args;
-use kurier_engine::eval::Evaluator;
-use kurier_engine::game::AnyGame;
-use kurier_engine::rules::GameResult;
+use kurier_engine::eval::evaluate::Evaluator;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::rules::GameResult;
 use kurier_engine::with_game;
 
 use crate::evaltune::{choose_positions, read_games, starting_params, PositionChoice};

@@ -7,10 +7,10 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::eval::EvalParams;
-use kurier_engine::game::Game;
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::eval::evaluate::EvalParams;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::state::Position;
 use rayon::prelude::*;
 
 use crate::play::{MoveRequest, Player, PlayerSettings, SearchLimit, Seat};
@@ -251,7 +251,7 @@ pub fn write_book<B: Bitboard>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kurier_engine::game::AnyGame;
+    use kurier_engine::position::any_game::AnyGame;
 
     fn courier() -> Arc<Game<u128>> {
         match AnyGame::built_in("courier").expect("courier is built in") {

@@ -8,11 +8,10 @@
 use std::fmt;
 use std::sync::Arc;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::game::Game;
-use kurier_engine::geometry::Color;
-use kurier_engine::moves::Move;
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::{Color, Move};
 
 /// The Seven Tag Roster, in the order PGN writes it, with the value used
 /// when the caller gives none (`Result` always comes from the result).

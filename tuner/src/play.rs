@@ -9,16 +9,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::eval::{EvalParams, Evaluator};
-use kurier_engine::game::Game;
-use kurier_engine::geometry::Color;
-use kurier_engine::history::SearchHistories;
-use kurier_engine::position::Position;
-use kurier_engine::rules::{GameResult, Outcome, Termination};
-use kurier_engine::search::{search, Config, Control, Limits, Score};
-use kurier_engine::time::Clock;
-use kurier_engine::tt::TranspositionTable;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::eval::evaluate::{EvalParams, Evaluator};
+use kurier_engine::position::game::Game;
+use kurier_engine::position::rules::{GameResult, Outcome, Termination};
+use kurier_engine::position::state::Position;
+use kurier_engine::search::alpha_beta::search;
+use kurier_engine::search::history::SearchHistories;
+use kurier_engine::search::interface::{Config, Control, Limits, Score};
+use kurier_engine::search::tt::TranspositionTable;
+use kurier_engine::types::{Clock, Color};
 use serde::{Deserialize, Serialize};
 
 use crate::adjudication::Adjudication;

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use kurier_engine::eval::EvalParams;
-use kurier_engine::variant::Variant;
+use kurier_engine::eval::evaluate::EvalParams;
+use kurier_engine::variant::definition::Variant;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::TimeControl;

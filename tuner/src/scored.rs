@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use kurier_engine::rules::GameResult;
+use kurier_engine::position::rules::GameResult;
 
 /// One scored position.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,9 +9,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::game::{AnyGame, Game};
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::state::Position;
 use kurier_engine::with_game;
 
 use crate::adjudication::Adjudication;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use clap::Args;
 use kurier_engine::import::{self, Format};
-use kurier_engine::variant::Variant;
+use kurier_engine::variant::definition::Variant;
 use serde::{Deserialize, Serialize};
 
 use crate::players::fingerprint;

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use kurier_engine::game::AnyGame;
-use kurier_engine::position::Position;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
 use kurier_engine::with_game;
 use kurier_tuner::external::{EngineFailure, EngineSpec, GoLimit, UciEngine};
 

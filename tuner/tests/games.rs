@@ -1,10 +1,10 @@
 //! Games between two settings are legal from the first move to the last,
 //! and end exactly where the rules say.
 
-use kurier_engine::eval::EvalParams;
-use kurier_engine::game::AnyGame;
-use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
+use kurier_engine::eval::evaluate::EvalParams;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::openings::{random_opening, Rng};
 use kurier_tuner::play::{play_game, GameEnd, Player, PlayerSettings, SearchLimit};

@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use kurier_engine::game::AnyGame;
-use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::journal::read_journal;
 use kurier_tuner::scored::{parse_scored, result_text, ScoredPosition};

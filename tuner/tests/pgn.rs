@@ -4,11 +4,12 @@
 
 use std::sync::Arc;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::game::{AnyGame, Game};
-use kurier_engine::position::Position;
-use kurier_engine::rules::{GameResult, Termination};
-use kurier_engine::variant::Variant;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::rules::{GameResult, Termination};
+use kurier_engine::position::state::Position;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::openings::Rng;
 use kurier_tuner::pgn::{read_games, replay, write_game, PgnError, PgnGame};
@@ -207,7 +208,7 @@ fn random_game<B: Bitboard>(
     game: &Arc<Game<B>>,
     seed: u64,
     max_plies: usize,
-) -> (Vec<kurier_engine::moves::Move>, String) {
+) -> (Vec<kurier_engine::types::Move>, String) {
     let mut rng = Rng::new(seed);
     let mut position = Position::startpos(game.clone());
     let mut moves = Vec::new();

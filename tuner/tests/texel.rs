@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use kurier_engine::eval::{EvalParams, Pair};
-use kurier_engine::variant::Variant;
+use kurier_engine::eval::evaluate::{EvalParams, Pair};
+use kurier_engine::variant::definition::Variant;
 
 mod common;
 
@@ -117,9 +117,9 @@ fn journals_without_the_variant_and_missing_files_are_named() {
 /// whose score is `score(evaluation)` of the variant's default weights
 /// (the side to move's view).
 fn scored_by_the_evaluation(run: &Path, out: &Path, score: impl Fn(i32) -> i32) -> usize {
-    use kurier_engine::eval::Evaluator;
-    use kurier_engine::game::AnyGame;
-    use kurier_engine::position::Position;
+    use kurier_engine::eval::evaluate::Evaluator;
+    use kurier_engine::position::any_game::AnyGame;
+    use kurier_engine::position::state::Position;
     use kurier_engine::with_game;
     use kurier_tuner::journal::read_journal;
     use kurier_tuner::scored::{parse_result, ScoredPosition};

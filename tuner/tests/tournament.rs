@@ -8,8 +8,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use kurier_engine::game::AnyGame;
-use kurier_engine::variant::Variant;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::export::note_of_comment;
 use kurier_tuner::pgn::{read_games, replay, PgnGame};

@@ -7,12 +7,12 @@
 
 use std::path::{Path, PathBuf};
 
-use kurier_engine::eval::{EvalParams, Evaluator, Pair};
-use kurier_engine::game::AnyGame;
-use kurier_engine::geometry::Color;
-use kurier_engine::position::Position;
-use kurier_engine::rules::GameResult;
-use kurier_engine::variant::Variant;
+use kurier_engine::eval::evaluate::{EvalParams, Evaluator, Pair};
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::rules::GameResult;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::Color;
+use kurier_engine::variant::definition::Variant;
 use kurier_tuner::openings::Rng;
 use kurier_tuner::schedule::Shard;
 use kurier_tuner::values::bootstrap::Interval;

@@ -14,7 +14,7 @@
 //! --nocapture`); the larger runs behind `#[ignore]` measure the same
 //! to a third of the Monte Carlo error.
 
-use kurier_engine::variant::Variant;
+use kurier_engine::variant::definition::Variant;
 use kurier_tuner::values::design::{candidate_trades, BatchDesign, DesignLimits, Until};
 use kurier_tuner::values::estimate::ratios;
 use kurier_tuner::values::features::FeatureSpace;

@@ -7,17 +7,17 @@
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::eval::{EvalParams, Evaluator};
-use kurier_engine::game::{AnyGame, Game};
-use kurier_engine::geometry::Color;
-use kurier_engine::history::SearchHistories;
-use kurier_engine::moves::Move;
-use kurier_engine::position::Position;
-use kurier_engine::rules::GameResult;
-use kurier_engine::search::{search, Config, Control, Limits, Score, SearchResult};
-use kurier_engine::time::Clock;
-use kurier_engine::tt::TranspositionTable;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::eval::evaluate::{EvalParams, Evaluator};
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::rules::GameResult;
+use kurier_engine::position::state::Position;
+use kurier_engine::search::alpha_beta::search;
+use kurier_engine::search::history::SearchHistories;
+use kurier_engine::search::interface::{Config, Control, Limits, Score, SearchResult};
+use kurier_engine::search::tt::TranspositionTable;
+use kurier_engine::types::{Clock, Color, Move};
 use kurier_engine::with_game;
 use kurier_tuner::clock::{SideClock, TimeControl};
 use kurier_tuner::export::move_comment;

@@ -5,8 +5,9 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::game::{AnyGame, Game};
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::game::Game;
 use kurier_engine::with_game;
 use kurier_tuner::export::{game_pgn, note_of_comment};
 use kurier_tuner::journal::parse_journal;

@@ -2,10 +2,10 @@
 //! gets it, the principal variation in SAN and the score from White's
 //! side.
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::position::Position;
-use kurier_engine::search::Report;
-use kurier_engine::tt::Bound;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::state::Position;
+use kurier_engine::search::interface::Report;
+use kurier_engine::search::tt::Bound;
 use kurier_tuner::play::MoveScore;
 use serde::Serialize;
 
@@ -68,8 +68,8 @@ impl Thinking {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kurier_engine::game::AnyGame;
-    use kurier_engine::search::Score;
+    use kurier_engine::position::any_game::AnyGame;
+    use kurier_engine::search::interface::Score;
     use std::time::Duration;
 
     #[test]

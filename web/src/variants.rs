@@ -2,12 +2,12 @@
 //! loaded by the page, each compiled once, and the description the page
 //! draws boards and glyphs from.
 
-use kurier_engine::betza::{Motion, MovePart};
+use kurier_engine::variant::betza::{Motion, MovePart};
 use std::path::Path;
 
-use kurier_engine::game::AnyGame;
 use kurier_engine::import::{self, Format};
-use kurier_engine::variant::{PieceType, Variant};
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::variant::definition::{PieceType, Variant};
 use serde::Serialize;
 
 /// The most variant files a server keeps loaded; a file loaded again
@@ -284,7 +284,7 @@ mod tests {
     #[test]
     fn a_loaded_file_may_not_take_a_built_in_name() {
         let mut registry = VariantRegistry::new();
-        let courier = kurier_engine::variant::BUILT_IN[1].1;
+        let courier = kurier_engine::variant::definition::BUILT_IN[1].1;
         let error = registry.load(courier, "mine.toml", None).unwrap_err();
         assert!(error.contains("built-in variant"), "{error}");
         let renamed = courier.replacen("name = \"courier\"", "name = \"my-courier\"", 1);

@@ -2,10 +2,9 @@
 //! letter per square, the king in check, the legal moves of the side to
 //! move, and scores from White's side.
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::geometry::{Color, Square};
-use kurier_engine::moves::{Move, MoveKind};
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::{Color, Move, MoveKind, Square};
 use kurier_tuner::play::MoveScore;
 use serde::{Deserialize, Serialize};
 
@@ -174,7 +173,7 @@ pub fn for_white(score: MoveScore, mover: Color) -> MoveScore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kurier_engine::game::AnyGame;
+    use kurier_engine::position::any_game::AnyGame;
 
     #[test]
     fn a_snapshot_writes_every_square_rank_one_first() {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
-use kurier_engine::game::AnyGame;
+use kurier_engine::position::any_game::AnyGame;
 use kurier_engine::with_game;
 use kurier_tuner::pgn::{read_games, replay};
 use kurier_web::api::{router, AppState, MAX_JSON_BYTES};
@@ -510,7 +510,7 @@ async fn variant_files_load_or_say_what_is_wrong() {
         StatusCode::BAD_REQUEST,
     );
     assert!(error.starts_with("variant file x.toml: syntax"), "{error}");
-    let courier = kurier_engine::variant::BUILT_IN[1].1;
+    let courier = kurier_engine::variant::definition::BUILT_IN[1].1;
     let error = error_of(
         post_text(&app, "/api/variants", courier).await,
         StatusCode::BAD_REQUEST,

@@ -25,8 +25,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::moves::MoveSet;
 use super::xbetza::{self, Castling, GRYPHON};
 use super::Refusal;
-use crate::variant::{RightsNotation, StalemateResult};
-use crate::variant_spec::{CastlingSpec, PieceSpec, PromotionSpec, VariantSpec};
+use crate::variant::spec::{
+    CastlingSpec, PieceSpec, PromotionSpec, RightsNotation, StalemateResult, VariantSpec,
+};
 
 /// Parameters that change only how the page shows the diagram.
 const PRESENTATION: [&str; 12] = [
@@ -914,10 +915,11 @@ fn rights_field(rights: &BTreeSet<(Square, bool)>) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::{read, Format};
-    use crate::game::AnyGame;
-    use crate::perft::perft;
-    use crate::position::Position;
-    use crate::variant::{StalemateResult, Variant};
+    use crate::position::any_game::AnyGame;
+    use crate::position::perft::perft;
+    use crate::position::state::Position;
+    use crate::variant::definition::Variant;
+    use crate::variant::spec::StalemateResult;
     use crate::with_game;
 
     /// The Enhanced Courier Chess page's diagram, as the page writes it.
@@ -979,7 +981,7 @@ rook:R:R:rook:a1,l1,,a8,l8 king:K:K:king:f1,,g8";
     #[test]
     fn a_diagram_is_known_by_its_extension_or_its_content() {
         use std::path::Path;
-        let courier_toml = crate::variant::BUILT_IN[1].1;
+        let courier_toml = crate::variant::definition::BUILT_IN[1].1;
         assert_eq!(Format::detect(Path::new("x.diagram"), ""), Format::Diagram);
         assert_eq!(
             Format::detect(Path::new("page.txt"), SEED_PAGE),

@@ -15,8 +15,9 @@ use super::fairy_ini::{self, Section};
 use super::fairy_regions::{parse_extent, parse_file, parse_region, whole_ranks, Region};
 use super::moves::{Modality, MoveSet};
 use super::Refusal;
-use crate::variant::{RightsNotation, StalemateResult};
-use crate::variant_spec::{CastlingSpec, PieceSpec, PromotionSpec, VariantSpec};
+use crate::variant::spec::{
+    CastlingSpec, PieceSpec, PromotionSpec, RightsNotation, StalemateResult, VariantSpec,
+};
 
 /// Fairy-Stockfish's predefined piece types in its order, with their moves.
 const PREDEFINED: [(&str, &str); 36] = [

@@ -185,7 +185,7 @@ fn images((a, b): (i32, i32), directions: &[(char, char)]) -> Vec<(i32, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::betza;
+    use crate::variant::betza;
 
     fn kurier(text: &str) -> MoveSet {
         MoveSet::from_parts(&betza::parse(text).unwrap())

@@ -20,9 +20,9 @@ pub mod xbetza;
 
 use std::path::Path;
 
-use crate::game::AnyGame;
-use crate::variant::{Variant, VariantError};
-use crate::variant_spec::VariantSpec;
+use crate::position::any_game::AnyGame;
+use crate::variant::definition::{Variant, VariantError};
+use crate::variant::spec::VariantSpec;
 
 /// The formats of a variant file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,7 +111,7 @@ pub fn read(
     };
     let spec = match format {
         Format::Toml => {
-            let spec = crate::variant::parse_spec(text, source)?;
+            let spec = crate::variant::definition::parse_spec(text, source)?;
             if let Some(name) = name {
                 if name != spec.name {
                     return Err(error(

@@ -1,5 +1,5 @@
 //! A piece's moves as a plain set, whatever notation described them, and
-//! the way back to Kurier's move notation (`crate::betza`).
+//! the way back to Kurier's move notation (`crate::variant::betza`).
 //!
 //! Every importer parses its own dialect of Betza's notation into a
 //! [`MoveSet`]; [`MoveSet::to_betza`] writes the Kurier string and checks
@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::betza::{self, Motion, MovePart};
+use crate::variant::betza::{self, Motion, MovePart};
 
 /// The longest ride a board can hold (Kurier's boards have at most 99
 /// ranks and 26 files): a ride this long is an unlimited one.
@@ -355,7 +355,7 @@ fn atom_directions(atom: &str) -> BTreeSet<(i32, i32)> {
     all
 }
 
-/// The direction terms of `crate::betza` that pick out exactly `wanted`
+/// The direction terms of `crate::variant::betza` that pick out exactly `wanted`
 /// from `all` (each term written as a part of its own), or `None`.
 fn direction_cover(
     all: &BTreeSet<(i32, i32)>,

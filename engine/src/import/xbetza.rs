@@ -512,7 +512,7 @@ fn all_images(symmetry: Symmetry, step: (i32, i32)) -> BTreeSet<(i32, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::betza;
+    use crate::variant::betza;
 
     /// The targets of a piece's moves to empty squares.
     fn quiet(text: &str) -> BTreeSet<(i32, i32)> {

@@ -7,8 +7,8 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use kurier_engine::game::AnyGame;
-use kurier_engine::position::Position;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
 use kurier_engine::with_game;
 
 /// The longest any single reply may take.

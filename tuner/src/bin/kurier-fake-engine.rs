@@ -37,9 +37,9 @@
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
-use kurier_engine::game::AnyGame;
-use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::state::Position;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 
 /// How the engine misbehaves.

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use kurier_engine::game::AnyGame;
-use kurier_engine::variant::Variant;
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::adjudication::{Adjudication, DrawRule, ResignRule};
 use kurier_tuner::clock::TimeControl;

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use kurier_engine::variant::Variant;
+use kurier_engine::variant::definition::Variant;
 
 use super::generate::GameEnding;
 use super::report::{values_tables, write_report, Validation};

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use bytemuck::{Pod, Zeroable};
 
 /// The most piece types a variant may have (the engine's limit).
-pub const MAX_TYPES: usize = kurier_engine::variant::MAX_PIECE_TYPES;
+pub const MAX_TYPES: usize = kurier_engine::variant::definition::MAX_PIECE_TYPES;
 
 const FILE_MAGIC: [u8; 8] = *b"KURIERDS";
 const BLOCK_MAGIC: u32 = u32::from_le_bytes(*b"BLK1");

@@ -410,7 +410,7 @@ impl BatchDesign<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kurier_engine::variant::Variant;
+    use kurier_engine::variant::definition::Variant;
 
     fn chess() -> (PieceTypes, FeatureSpace, DesignLimits, Vec<f64>) {
         let variant = Variant::built_in("chess").unwrap();

@@ -17,11 +17,11 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::eval::Evaluator;
-use kurier_engine::game::Game;
-use kurier_engine::geometry::Color;
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::eval::evaluate::Evaluator;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::Color;
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
 

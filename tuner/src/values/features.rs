@@ -7,10 +7,10 @@
 
 use std::sync::Arc;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::game::Game;
-use kurier_engine::geometry::{Color, Square};
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::{Color, Square};
 use serde::{Deserialize, Serialize};
 
 use super::PieceTypes;
@@ -117,7 +117,7 @@ pub fn colour_bound_types<B: Bitboard>(game: &Arc<Game<B>>, types: &PieceTypes) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kurier_engine::game::AnyGame;
+    use kurier_engine::position::any_game::AnyGame;
 
     #[test]
     fn colour_bound_types_are_those_that_keep_their_square_colour() {

@@ -16,13 +16,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::eval::{Accumulator, EvalParams, Evaluator};
-use kurier_engine::game::Game;
-use kurier_engine::geometry::Color;
-use kurier_engine::position::Position;
-use kurier_engine::rules::GameResult;
-use kurier_engine::search::quiescence_score;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::eval::evaluate::{Accumulator, EvalParams, Evaluator};
+use kurier_engine::position::game::Game;
+use kurier_engine::position::rules::GameResult;
+use kurier_engine::position::state::Position;
+use kurier_engine::search::alpha_beta::quiescence_score;
+use kurier_engine::types::Color;
 use rayon::prelude::*;
 
 use serde::{Deserialize, Serialize};

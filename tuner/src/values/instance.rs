@@ -15,11 +15,11 @@
 
 use std::sync::Arc;
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::eval::Evaluator;
-use kurier_engine::game::Game;
-use kurier_engine::geometry::{Color, Square};
-use kurier_engine::position::Position;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::eval::evaluate::Evaluator;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::state::Position;
+use kurier_engine::types::{Color, Square};
 
 use super::generate::is_quiet;
 use crate::openings::Rng;
@@ -148,8 +148,8 @@ pub fn fen_without<B: Bitboard>(base: &Position<B>, removed: &[Square]) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kurier_engine::eval::EvalParams;
-    use kurier_engine::game::AnyGame;
+    use kurier_engine::eval::evaluate::EvalParams;
+    use kurier_engine::position::any_game::AnyGame;
 
     #[test]
     fn removed_men_and_their_rights_are_gone() {

@@ -52,8 +52,8 @@ pub mod texel;
 pub mod verdict;
 pub mod verdict_table;
 
-use kurier_engine::eval::EvalParams;
-use kurier_engine::variant::Variant;
+use kurier_engine::eval::evaluate::EvalParams;
+use kurier_engine::variant::definition::Variant;
 use serde::{Deserialize, Serialize};
 
 /// The piece types of a variant as the tuner sees them.
@@ -130,7 +130,10 @@ pub fn params_with_values(base: &EvalParams, types: &PieceTypes, values: &[f64])
     let mut params = base.clone();
     for t in types.valued() {
         let centipawns = (values[t] * 100.0).round() as i32;
-        params.set_piece_value(t, kurier_engine::eval::Pair(centipawns, centipawns));
+        params.set_piece_value(
+            t,
+            kurier_engine::eval::evaluate::Pair(centipawns, centipawns),
+        );
     }
     params
 }
@@ -141,11 +144,11 @@ pub fn params_with_values(base: &EvalParams, types: &PieceTypes, values: &[f64])
 pub fn material_indices(params: &EvalParams, types: &PieceTypes) -> Vec<usize> {
     let mut indices = Vec::new();
     for t in 0..types.letters.len() {
-        let kurier_engine::eval::Pair(middlegame, endgame) = params.piece_value(t);
+        let kurier_engine::eval::evaluate::Pair(middlegame, endgame) = params.piece_value(t);
         let mut probe = params.clone();
         probe.set_piece_value(
             t,
-            kurier_engine::eval::Pair(middlegame ^ 0x5A5A, endgame ^ 0x3C3C),
+            kurier_engine::eval::evaluate::Pair(middlegame ^ 0x5A5A, endgame ^ 0x3C3C),
         );
         indices.extend(
             params
@@ -169,7 +172,8 @@ pub const SIGNATURE_DEPTH: u32 = 5;
 /// on one thread: equal counts mean that this build searches, and so
 /// plays games at fixed nodes, as the one that recorded the count.
 pub fn search_signature(variant: &str) -> Result<u64, String> {
-    let lines = kurier_engine::bench::run(&[variant.to_string()], SIGNATURE_DEPTH, 1, 16)?;
+    let lines =
+        kurier_engine::protocol::bench::run(&[variant.to_string()], SIGNATURE_DEPTH, 1, 16)?;
     Ok(lines.iter().map(|line| line.nodes).sum())
 }
 

@@ -15,7 +15,7 @@
 //! engine's own pawn weight when material and the other terms are on one
 //! scale. Intervals: the percentile bootstrap over games.
 
-use kurier_engine::eval::{EvalParams, Pair, MAX_PHASE};
+use kurier_engine::eval::evaluate::{EvalParams, Pair, MAX_PHASE};
 
 use super::bootstrap::bootstrap_intervals;
 use super::dataset::Dataset;

@@ -24,11 +24,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use kurier_engine::bitboard::Bitboard;
-use kurier_engine::eval::{EvalParams, Evaluator};
-use kurier_engine::game::{AnyGame, Game};
-use kurier_engine::position::Position;
-use kurier_engine::variant::Variant;
+use kurier_engine::board::bitboard::Bitboard;
+use kurier_engine::eval::evaluate::{EvalParams, Evaluator};
+use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::game::Game;
+use kurier_engine::position::state::Position;
+use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -193,7 +194,7 @@ pub struct RunHeader {
     /// The values the engine plays with, pawns.
     pub engine_values: Values,
     /// Whether they are estimated from the pieces' moves (a variant with
-    /// no values file, and none given): `kurier_engine::value_estimate`.
+    /// no values file, and none given): `kurier_engine::variant::value_estimate`.
     #[serde(default)]
     pub engine_values_estimated: bool,
     /// The variant's suggested values (its built-in ones, or the engine's

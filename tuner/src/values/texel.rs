@@ -17,7 +17,7 @@
 //! Not modelled: the evaluation's rule knowledge for sides with one or two
 //! men (not tuned by the engine either), and integer rounding.
 
-use kurier_engine::eval::{EvalParams, Pair, MAX_PHASE};
+use kurier_engine::eval::evaluate::{EvalParams, Pair, MAX_PHASE};
 
 use super::dataset::Dataset;
 use super::fit::{fit_logistic, Design, FitError, Penalty};

@@ -467,7 +467,7 @@ impl Focus<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kurier_engine::variant::Variant;
+    use kurier_engine::variant::definition::Variant;
 
     #[test]
     fn the_tolerance_is_half_the_grid_of_the_suggested_values() {
