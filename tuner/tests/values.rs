@@ -13,20 +13,21 @@ use kurier_engine::geometry::Color;
 use kurier_engine::position::Position;
 use kurier_engine::rules::GameResult;
 use kurier_engine::variant::Variant;
-use kurier_tuner::openings::Rng;
-use kurier_tuner::schedule::Shard;
-use kurier_tuner::values::bootstrap::Interval;
-use kurier_tuner::values::dataset::{
+use kurier_tuner::positions::dataset::describe_position;
+use kurier_tuner::positions::dataset::{
     merge_datasets, Dataset, DatasetInfo, DatasetWriter, FeatureEntry, GamePositions,
     PositionRecord, MAX_TYPES,
 };
+use kurier_tuner::positions::quiet::is_quiet;
+use kurier_tuner::stats::bootstrap::Interval;
+use kurier_tuner::stats::logistic::{fit_logistic, sigmoid, Design, Penalty};
+use kurier_tuner::texel::fit::{fit_scale, fit_texel, texel_design, TexelOptions};
+use kurier_tuner::util::rng::Rng;
+use kurier_tuner::util::shard::Shard;
 use kurier_tuner::values::design::DesignLimits;
 use kurier_tuner::values::experiment::design_estimate;
 use kurier_tuner::values::features::FeatureSpace;
-use kurier_tuner::values::fit::{fit_logistic, sigmoid, Design, Penalty};
-use kurier_tuner::values::generate::{
-    describe_position, generate, is_quiet, GameEnding, GenerationPlan,
-};
+use kurier_tuner::values::generate::{generate, GameEnding, GenerationPlan};
 use kurier_tuner::values::observational::observational_estimate;
 use kurier_tuner::values::ordinal::{covariance, fit_ordinal, quadratic_form, ratio_gradient};
 use kurier_tuner::values::report::{self, write_report};
@@ -34,7 +35,6 @@ use kurier_tuner::values::run::{
     journal_path, merge_values, results, run, DesignOpenings, RunResults, RunSettings,
 };
 use kurier_tuner::values::synthetic::{draw_result, synthetic_design, synthetic_material};
-use kurier_tuner::values::texel::{fit_scale, fit_texel, texel_design, TexelOptions};
 use kurier_tuner::values::verdict::VerdictRule;
 use kurier_tuner::values::verdict_table::budget_verdicts;
 use kurier_tuner::values::{PieceTypes, Values};
@@ -712,11 +712,11 @@ fn assert_merged_fits(settings: &RunSettings, merged: &Path, expected: &str) {
 
 /// A game without its CPU time.
 fn essence(
-    games: &[kurier_tuner::values::experiment::DesignGame],
-) -> Vec<kurier_tuner::values::experiment::DesignGame> {
+    games: &[kurier_tuner::values::design_game::DesignGame],
+) -> Vec<kurier_tuner::values::design_game::DesignGame> {
     games
         .iter()
-        .map(|g| kurier_tuner::values::experiment::DesignGame {
+        .map(|g| kurier_tuner::values::design_game::DesignGame {
             cpu_ms: 0,
             ..g.clone()
         })

@@ -19,11 +19,11 @@ use kurier_engine::search::{search, Config, Control, Limits, Score, SearchResult
 use kurier_engine::time::Clock;
 use kurier_engine::tt::TranspositionTable;
 use kurier_engine::with_game;
-use kurier_tuner::clock::{SideClock, TimeControl};
-use kurier_tuner::export::move_comment;
-use kurier_tuner::journal::utc_date;
-use kurier_tuner::pgn::write_game;
-use kurier_tuner::play::{GameEnd, MoveNote, MoveScore};
+use kurier_tuner::players::clock::{SideClock, TimeControl};
+use kurier_tuner::records::game_record::{GameEnd, MoveNote, MoveScore};
+use kurier_tuner::records::pgn::write_game;
+use kurier_tuner::tournament::results::move_comment;
+use kurier_tuner::util::date::utc_date;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, oneshot};
 

@@ -6,7 +6,7 @@ use kurier_engine::bitboard::Bitboard;
 use kurier_engine::geometry::{Color, Square};
 use kurier_engine::moves::{Move, MoveKind};
 use kurier_engine::position::Position;
-use kurier_tuner::play::MoveScore;
+use kurier_tuner::records::game_record::MoveScore;
 use serde::{Deserialize, Serialize};
 
 /// A side, as JSON writes it (`"white"`, `"black"`).

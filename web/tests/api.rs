@@ -10,7 +10,7 @@ use axum::http::{Request, StatusCode};
 use axum::Router;
 use kurier_engine::game::AnyGame;
 use kurier_engine::with_game;
-use kurier_tuner::pgn::{read_games, replay};
+use kurier_tuner::records::pgn::{read_games, replay};
 use kurier_web::api::{router, AppState, MAX_JSON_BYTES};
 use kurier_web::games::MAX_GAMES;
 use kurier_web::live::MAX_FEN_BYTES;

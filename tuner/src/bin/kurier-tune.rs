@@ -11,18 +11,20 @@ use clap::{Args, Parser, Subcommand};
 use kurier_engine::game::AnyGame;
 use kurier_engine::variant::Variant;
 use kurier_engine::with_game;
-use kurier_tuner::adjudication::{Adjudication, DrawRule, ResignRule};
-use kurier_tuner::clock::TimeControl;
-use kurier_tuner::journal::journal_mark;
-use kurier_tuner::openings::{self, BookFilter};
-use kurier_tuner::play::SearchLimit;
-use kurier_tuner::players::PlayerSpec;
-use kurier_tuner::schedule::{Format, Shard};
-use kurier_tuner::spec::{key_values, parse_value};
-use kurier_tuner::stats::Sprt;
-use kurier_tuner::tournament::{self, OpeningsChoice, RunOptions, TournamentRequest};
+use kurier_tuner::players::clock::TimeControl;
+use kurier_tuner::players::player_spec::PlayerSpec;
+use kurier_tuner::players::seat::SearchLimit;
+use kurier_tuner::positions::openings::{self};
+use kurier_tuner::records::line_journal::journal_mark;
+use kurier_tuner::records::variant_source::load_variant;
+use kurier_tuner::stats::match_stats::Sprt;
+use kurier_tuner::tournament::adjudication::{Adjudication, DrawRule, ResignRule};
+use kurier_tuner::tournament::opening_book::{self, BookFilter};
+use kurier_tuner::tournament::runner::{self, OpeningsChoice, RunOptions, TournamentRequest};
+use kurier_tuner::tournament::schedule::Format;
+use kurier_tuner::util::key_values::{key_values, parse_value};
+use kurier_tuner::util::shard::Shard;
 use kurier_tuner::values::run::{merge_values, VALUES_MARK};
-use kurier_tuner::variant_source::load_variant;
 
 /// Kurier's tuner: tournaments with sound statistics, opening books,
 /// piece-value fitting.
@@ -97,19 +99,19 @@ enum Command {
     /// observational fit of self-play games, at one or more search
     /// budgets; prints the values tables. Resumes a killed run; runs in
     /// shards.
-    Values(kurier_tuner::values::cli::ValuesArgs),
+    Values(kurier_tuner::cli::values::ValuesArgs),
     /// Write the Markdown report of a `values` run, with its plots and
     /// the values file the engine loads.
-    Report(kurier_tuner::values::cli::ReportArgs),
+    Report(kurier_tuner::cli::values::ReportArgs),
     /// Fit every evaluation weight of a variant to the results of the
     /// games of tournament journals (Texel's method), or to scored
     /// positions (`label`), and write the parameter file (`EvalFile`
     /// format).
-    Texel(kurier_tuner::evaltune::TexelArgs),
+    Texel(kurier_tuner::texel::tune::TexelArgs),
     /// Score the positions `texel` takes from recorded games with a UCI
     /// engine's search (a stronger engine, or a deeper one), for `texel
     /// --scored`.
-    Label(kurier_tuner::label::LabelArgs),
+    Label(kurier_tuner::texel::label::LabelArgs),
 }
 
 /// Players, games and outputs of a match, gauntlet or round robin.
@@ -284,7 +286,7 @@ fn run_tournament(format: Format, args: TournamentArgs) -> Result<(), String> {
             .unwrap_or_default();
         Path::new("runs").join(format!("{format}-{variant}-seed{}{shard}", args.seed))
     });
-    let prepared = tournament::prepare(request)?;
+    let prepared = runner::prepare(request)?;
     if let Some(warning) = prepared.settings.replay_warning() {
         eprintln!("kurier-tune: {warning}");
     }
@@ -302,7 +304,7 @@ fn run_tournament(format: Format, args: TournamentArgs) -> Result<(), String> {
         resume: args.resume,
         progress_every: args.progress_every,
     };
-    let summary = tournament::run(&prepared, &options, &STOP)?;
+    let summary = runner::run(&prepared, &options, &STOP)?;
     print!("{}", summary.text());
     println!("results: {}", out_dir.display());
     Ok(())
@@ -324,8 +326,9 @@ fn write_book(
         .num_threads(concurrency.max(1))
         .build()
         .map_err(|e| e.to_string())?;
-    let written = pool
-        .install(|| with_game!(&game, g => openings::write_book(g, count, seed, &filter, &path)))?;
+    let written = pool.install(
+        || with_game!(&game, g => opening_book::write_book(g, count, seed, &filter, &path)),
+    )?;
     println!("{}: {written} openings of {name}", path.display());
     Ok(())
 }
@@ -369,17 +372,17 @@ fn run(cli: Cli) -> Result<(), String> {
                     );
                 }
                 _ => {
-                    let summary = tournament::merge(&journals, &out)?;
+                    let summary = runner::merge(&journals, &out)?;
                     print!("{}", summary.text());
                 }
             }
             println!("results: {}", out.display());
             Ok(())
         }
-        Command::Values(args) => kurier_tuner::values::cli::values_command(&args),
-        Command::Texel(args) => kurier_tuner::evaltune::texel_command(&args),
-        Command::Label(args) => kurier_tuner::label::label_command(&args),
-        Command::Report(args) => kurier_tuner::values::cli::report_command(&args),
+        Command::Values(args) => kurier_tuner::cli::values::values_command(&args),
+        Command::Texel(args) => kurier_tuner::texel::tune::texel_command(&args),
+        Command::Label(args) => kurier_tuner::texel::label::label_command(&args),
+        Command::Report(args) => kurier_tuner::cli::values::report_command(&args),
     }
 }
 

@@ -21,8 +21,8 @@ use kurier_engine::game::Game;
 use kurier_engine::geometry::{Color, Square};
 use kurier_engine::position::Position;
 
-use super::generate::is_quiet;
-use crate::openings::Rng;
+use crate::positions::quiet::is_quiet;
+use crate::util::rng::Rng;
 
 /// The men each side loses: piece types, a type listed twice losing two.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

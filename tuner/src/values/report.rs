@@ -7,17 +7,18 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::summary::decision_text;
+use crate::tournament::summary::decision_text;
 use serde_json::Value;
 
-use super::bootstrap::Interval;
-use super::calibration::calibration_section;
-use super::estimate::Estimate;
-use super::figures::{budgets_plot, values_plot};
-use super::run::{BudgetResult, RunResults};
-use super::verdict::VerdictRule;
-use super::verdict_table::verdict_tables;
-use super::PieceTypes;
+use crate::values::calibration::calibration_section;
+use crate::values::estimate::Estimate;
+use crate::values::figures::{budgets_plot, values_plot};
+use crate::values::report_text::reference;
+use crate::values::report_text::with_interval;
+use crate::values::run::{BudgetResult, RunResults};
+use crate::values::verdict::VerdictRule;
+use crate::values::verdict_table::verdict_tables;
+use crate::values::PieceTypes;
 
 /// The lowest value (pawns) a values file gives a piece, so that a badly
 /// measured value cannot make the engine give pieces away.
@@ -114,14 +115,6 @@ fn limit_text(limit: &Value) -> String {
     }
 }
 
-/// `value [low, high]`, or the value alone without an interval.
-pub(super) fn with_interval(value: f64, interval: Option<Interval>) -> String {
-    match interval {
-        Some(i) => format!("{value:.2} [{:.2}, {:.2}]", i.low, i.high),
-        None => format!("{value:.2}"),
-    }
-}
-
 /// The types in table order: pawn first, then the pieces by type index.
 fn table_types(types: &PieceTypes) -> Vec<usize> {
     std::iter::once(types.pawn).chain(types.pieces()).collect()
@@ -177,17 +170,6 @@ fn budget_heading(results: &RunResults, budget: &BudgetResult) -> String {
 /// ones (a variant's fitted parameters, or `--engine-values`).
 fn engine_values_differ(results: &RunResults) -> bool {
     results.header.engine_values != results.header.suggested
-}
-
-/// What the measured values are compared with: the suggested values, or,
-/// for a variant with no values file, the engine's estimate from the
-/// pieces' moves.
-pub fn reference(results: &RunResults) -> &'static str {
-    if results.header.engine_values_estimated {
-        "estimated"
-    } else {
-        "suggested"
-    }
 }
 
 /// The line that says that the engine's values are estimated from the
@@ -397,8 +379,12 @@ pub fn markdown(
     let types = &header.types;
     let mut text = format!("# Piece values of `{}`\n\n", s.variant);
     let openings = match &s.openings {
-        super::run::DesignOpenings::Book(file) => format!("positions of the book `{}`", file.path),
-        super::run::DesignOpenings::Random { plies } => format!("random {plies}-ply openings"),
+        crate::values::run::DesignOpenings::Book(file) => {
+            format!("positions of the book `{}`", file.path)
+        }
+        crate::values::run::DesignOpenings::Random { plies } => {
+            format!("random {plies}-ply openings")
+        }
     };
     let _ = writeln!(
         text,
@@ -409,7 +395,7 @@ pub fn markdown(
          ply {}. Games end by the rules, at a forced mate both sides see, {}or drawn at ply {}.\n",
         header.engine_version,
         header.search_signature,
-        super::SIGNATURE_DEPTH,
+        crate::values::SIGNATURE_DEPTH,
         s.seed,
         match &s.engine_values {
             Some(file) => format!("the values of `{}`", file.path),

@@ -33,29 +33,30 @@ use kurier_engine::with_game;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::dataset::{merge_datasets, Dataset};
-use super::design::{DesignLimits, Until};
-use super::efficiency::Efficiency;
-use super::estimate::Estimate;
-use super::experiment::{
-    complete_pairs, design_estimate, design_rows, game_id, men_available, Bases, DesignGame,
-    PlannedGame, Planner,
-};
-use super::features::{colour_bound_types, FeatureSpace};
-use super::generate::{generate, play_tuner_game, tuner_player, GameEnding, GenerationPlan};
-use super::look::{batch_ends, looks, Look};
-use super::observational::observational_estimate;
-use super::ordinal::parameters;
-use super::texel::{fit_texel, TexelOptions};
-use super::verdict::{Family, Scale, VerdictRule};
 use super::{engine_version, search_signature, values_of, PieceTypes, Values, SIGNATURE_DEPTH};
-use crate::journal::{read_lines, write_lines, JournalEntry, LineJournal};
-use crate::openings::read_openings;
-use crate::players::fingerprint;
-use crate::progress_bar::WorkProgress;
-use crate::schedule::Shard;
-use crate::settings::json_differences;
-use crate::variant_source::{recorded_variant, VariantFile};
+use crate::positions::dataset::{merge_datasets, Dataset};
+use crate::positions::openings::read_openings;
+use crate::records::line_journal::{read_lines, write_lines, JournalEntry, LineJournal};
+use crate::records::variant_source::{recorded_variant, VariantFile};
+use crate::texel::fit::{fit_texel, TexelOptions};
+use crate::util::files::fingerprint;
+use crate::util::files::same_file;
+use crate::util::json_diff::json_differences;
+use crate::util::shard::Shard;
+use crate::util::work_progress::WorkProgress;
+use crate::values::design::{DesignLimits, Until};
+use crate::values::design_game::{complete_pairs, design_rows, game_id, DesignGame};
+use crate::values::efficiency::Efficiency;
+use crate::values::estimate::Estimate;
+use crate::values::experiment::{design_estimate, men_available, Bases, PlannedGame, Planner};
+use crate::values::features::{colour_bound_types, FeatureSpace};
+use crate::values::generate::{
+    generate, play_tuner_game, tuner_player, GameEnding, GenerationPlan,
+};
+use crate::values::look::{batch_ends, looks, Look};
+use crate::values::observational::observational_estimate;
+use crate::values::ordinal::parameters;
+use crate::values::verdict::{Family, Scale, VerdictRule};
 
 /// The most pawns a trade takes from one side: values are measured near
 /// the opening's pawn structure, where a few pawns more or less do not
@@ -1077,11 +1078,4 @@ fn check_plans(state: &RunState) -> Result<(), String> {
         }
         Ok::<(), String>(())
     })
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }
