@@ -31,10 +31,12 @@ use kurier_tuner::values::generate::{generate, GameEnding, GenerationPlan};
 use kurier_tuner::values::observational::observational_estimate;
 use kurier_tuner::values::ordinal::{covariance, fit_ordinal, quadratic_form, ratio_gradient};
 use kurier_tuner::values::report::{self, write_report};
-use kurier_tuner::values::run::{
-    journal_path, merge_values, results, run, DesignOpenings, RunResults, RunSettings,
-};
+use kurier_tuner::values::run::merge::merge_values;
+use kurier_tuner::values::run::results::{results, RunResults};
+use kurier_tuner::values::run::runner::run;
+use kurier_tuner::values::run::settings::{journal_path, DesignOpenings, RunSettings};
 use kurier_tuner::values::synthetic::{draw_result, synthetic_design, synthetic_material};
+use kurier_tuner::values::values_tables::values_tables;
 use kurier_tuner::values::verdict::VerdictRule;
 use kurier_tuner::values::verdict_table::budget_verdicts;
 use kurier_tuner::values::{PieceTypes, Values};
@@ -668,7 +670,7 @@ fn tiny_settings() -> RunSettings {
 
 /// The fits of a run, to the last digit (everything but the CPU times,
 /// which differ from one playing of the same games to the next).
-fn results_json(state: &kurier_tuner::values::run::RunState, folder: &Path) -> String {
+fn results_json(state: &kurier_tuner::values::run::settings::RunState, folder: &Path) -> String {
     let budgets = results(state, folder).unwrap().budgets;
     for budget in &budgets {
         assert!(
@@ -987,7 +989,7 @@ fn a_report_says_when_the_engine_values_are_estimated() {
         "{markdown}"
     );
     assert!(
-        report::values_tables(&estimated).starts_with("Engine values: estimated from mobility"),
+        values_tables(&estimated).starts_with("Engine values: estimated from mobility"),
         "the values command prints it too"
     );
 }

@@ -24,7 +24,8 @@ use kurier_tuner::tournament::runner::{self, OpeningsChoice, RunOptions, Tournam
 use kurier_tuner::tournament::schedule::Format;
 use kurier_tuner::util::key_values::{key_values, parse_value};
 use kurier_tuner::util::shard::Shard;
-use kurier_tuner::values::run::{merge_values, VALUES_MARK};
+use kurier_tuner::values::run::merge::merge_values;
+use kurier_tuner::values::run::settings::VALUES_MARK;
 
 /// Kurier's tuner: tournaments with sound statistics, opening books,
 /// piece-value fitting.

@@ -12,11 +12,15 @@ use crate::records::variant_source::VariantArgs;
 use crate::tournament::adjudication::ResignRule;
 use crate::util::shard::Shard;
 use crate::values::generate::GameEnding;
-use crate::values::report::{values_tables, write_report, Validation};
-use crate::values::run::{
-    journal_path, results, run, suggested_values, DesignOpenings, RecordedFile, RunHeader,
-    RunSettings, RunState, VALUES_MARK,
+use crate::values::report::write_report;
+use crate::values::run::results::results;
+use crate::values::run::runner::run;
+use crate::values::run::settings::{
+    journal_path, suggested_values, DesignOpenings, RecordedFile, RunHeader, RunSettings, RunState,
+    VALUES_MARK,
 };
+use crate::values::validation::Validation;
+use crate::values::values_tables::values_tables;
 use crate::values::verdict::VerdictRule;
 use crate::values::verdict_table::verdict_tables;
 

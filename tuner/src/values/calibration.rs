@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::values::common_scale::scale_factor;
 use crate::values::estimate::Estimate;
 use crate::values::report_text::with_interval;
-use crate::values::run::{BudgetResult, RunResults};
+use crate::values::run::results::{BudgetResult, RunResults};
 
 /// Kaufman's values (1999) for chess, the calibration reference.
 pub const KAUFMAN_1999: [(char, f64); 4] = [('N', 3.25), ('B', 3.25), ('R', 5.0), ('Q', 9.75)];

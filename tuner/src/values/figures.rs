@@ -5,7 +5,7 @@
 //! the search budget, one small panel per piece.
 
 use crate::values::plot::{figure, Bands, Panel, Point, Series};
-use crate::values::run::{BudgetResult, RunResults};
+use crate::values::run::results::{BudgetResult, RunResults};
 use crate::values::verdict::VerdictRule;
 
 /// `suggested +/- tolerance`, per type in `order`.

@@ -51,6 +51,9 @@ pub mod report_text;
 pub mod run;
 pub mod synthetic;
 pub mod trade;
+pub mod validation;
+pub mod values_file;
+pub mod values_tables;
 pub mod verdict;
 pub mod verdict_table;
 

@@ -2,7 +2,7 @@
 //! its interval, and what the measured values are compared with.
 
 use crate::stats::bootstrap::Interval;
-use crate::values::run::RunResults;
+use crate::values::run::results::RunResults;
 
 /// `value [low, high]`, or the value alone without an interval.
 pub fn with_interval(value: f64, interval: Option<Interval>) -> String {

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::values::report_text::{reference, with_interval};
-use crate::values::run::{BudgetResult, RunResults};
+use crate::values::run::results::{BudgetResult, RunResults};
 use crate::values::verdict::{Family, PieceVerdict, Scale, Schedule, Verdict, VerdictRule};
 
 /// One budget's verdicts in both families.
