@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use kurier_engine::position::any_game::AnyGame;
 use kurier_engine::position::state::Position;
 use kurier_engine::with_game;
-use kurier_tuner::external::{EngineFailure, EngineSpec, GoLimit, UciEngine};
+use kurier_tuner::players::uci_engine::{EngineFailure, EngineSpec, GoLimit, UciEngine};
 
 /// The wait for each start-up answer; the fake engine answers at once.
 const TIMEOUT: Duration = Duration::from_secs(10);

@@ -6,8 +6,11 @@ use kurier_engine::position::any_game::AnyGame;
 use kurier_engine::position::state::Position;
 use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
-use kurier_tuner::openings::{random_opening, Rng};
-use kurier_tuner::play::{play_game, GameEnd, Player, PlayerSettings, SearchLimit};
+use kurier_tuner::players::seat::{Player, PlayerSettings, SearchLimit};
+use kurier_tuner::positions::openings::random_opening;
+use kurier_tuner::records::game_record::GameEnd;
+use kurier_tuner::tournament::game_loop::play_game;
+use kurier_tuner::util::rng::Rng;
 
 #[test]
 fn games_replay_legally_and_end_by_the_rules() {

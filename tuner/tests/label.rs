@@ -10,8 +10,8 @@ use kurier_engine::position::any_game::AnyGame;
 use kurier_engine::position::state::Position;
 use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
-use kurier_tuner::journal::read_journal;
-use kurier_tuner::scored::{parse_scored, result_text, ScoredPosition};
+use kurier_tuner::texel::scored_positions::{parse_scored, result_text, ScoredPosition};
+use kurier_tuner::tournament::journal::read_journal;
 
 mod common;
 

@@ -11,8 +11,8 @@ use kurier_engine::position::rules::{GameResult, Termination};
 use kurier_engine::position::state::Position;
 use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
-use kurier_tuner::openings::Rng;
-use kurier_tuner::pgn::{read_games, replay, write_game, PgnError, PgnGame};
+use kurier_tuner::records::pgn::{read_games, replay, write_game, PgnError, PgnGame};
+use kurier_tuner::util::rng::Rng;
 
 fn chess() -> Arc<Game<u128>> {
     let AnyGame::Narrow(game) = AnyGame::built_in("chess").unwrap() else {

@@ -121,8 +121,8 @@ fn scored_by_the_evaluation(run: &Path, out: &Path, score: impl Fn(i32) -> i32) 
     use kurier_engine::position::any_game::AnyGame;
     use kurier_engine::position::state::Position;
     use kurier_engine::with_game;
-    use kurier_tuner::journal::read_journal;
-    use kurier_tuner::scored::{parse_result, ScoredPosition};
+    use kurier_tuner::texel::scored_positions::{parse_result, ScoredPosition};
+    use kurier_tuner::tournament::journal::read_journal;
 
     let variant = Variant::built_in("courier").unwrap();
     let params = EvalParams::for_variant(&variant).unwrap();

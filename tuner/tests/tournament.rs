@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use kurier_engine::position::any_game::AnyGame;
 use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
-use kurier_tuner::export::note_of_comment;
-use kurier_tuner::pgn::{read_games, replay, PgnGame};
+use kurier_tuner::records::pgn::{read_games, replay, PgnGame};
+use kurier_tuner::tournament::results::note_of_comment;
 use serde_json::Value;
 
 mod common;

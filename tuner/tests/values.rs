@@ -13,28 +13,30 @@ use kurier_engine::position::rules::GameResult;
 use kurier_engine::position::state::Position;
 use kurier_engine::types::Color;
 use kurier_engine::variant::definition::Variant;
-use kurier_tuner::openings::Rng;
-use kurier_tuner::schedule::Shard;
-use kurier_tuner::values::bootstrap::Interval;
-use kurier_tuner::values::dataset::{
+use kurier_tuner::positions::dataset::describe_position;
+use kurier_tuner::positions::dataset::{
     merge_datasets, Dataset, DatasetInfo, DatasetWriter, FeatureEntry, GamePositions,
     PositionRecord, MAX_TYPES,
 };
+use kurier_tuner::positions::quiet::is_quiet;
+use kurier_tuner::stats::bootstrap::Interval;
+use kurier_tuner::stats::logistic::{fit_logistic, sigmoid, Design, Penalty};
+use kurier_tuner::texel::fit::{fit_scale, fit_texel, texel_design, TexelOptions};
+use kurier_tuner::util::rng::Rng;
+use kurier_tuner::util::shard::Shard;
 use kurier_tuner::values::design::DesignLimits;
 use kurier_tuner::values::experiment::design_estimate;
 use kurier_tuner::values::features::FeatureSpace;
-use kurier_tuner::values::fit::{fit_logistic, sigmoid, Design, Penalty};
-use kurier_tuner::values::generate::{
-    describe_position, generate, is_quiet, GameEnding, GenerationPlan,
-};
+use kurier_tuner::values::generate::{generate, GameEnding, GenerationPlan};
 use kurier_tuner::values::observational::observational_estimate;
 use kurier_tuner::values::ordinal::{covariance, fit_ordinal, quadratic_form, ratio_gradient};
 use kurier_tuner::values::report::{self, write_report};
-use kurier_tuner::values::run::{
-    journal_path, merge_values, results, run, DesignOpenings, RunResults, RunSettings,
-};
+use kurier_tuner::values::run::merge::merge_values;
+use kurier_tuner::values::run::results::{results, RunResults};
+use kurier_tuner::values::run::runner::run;
+use kurier_tuner::values::run::settings::{journal_path, DesignOpenings, RunSettings};
 use kurier_tuner::values::synthetic::{draw_result, synthetic_design, synthetic_material};
-use kurier_tuner::values::texel::{fit_scale, fit_texel, texel_design, TexelOptions};
+use kurier_tuner::values::values_tables::values_tables;
 use kurier_tuner::values::verdict::VerdictRule;
 use kurier_tuner::values::verdict_table::budget_verdicts;
 use kurier_tuner::values::{PieceTypes, Values};
@@ -668,7 +670,7 @@ fn tiny_settings() -> RunSettings {
 
 /// The fits of a run, to the last digit (everything but the CPU times,
 /// which differ from one playing of the same games to the next).
-fn results_json(state: &kurier_tuner::values::run::RunState, folder: &Path) -> String {
+fn results_json(state: &kurier_tuner::values::run::settings::RunState, folder: &Path) -> String {
     let budgets = results(state, folder).unwrap().budgets;
     for budget in &budgets {
         assert!(
@@ -712,11 +714,11 @@ fn assert_merged_fits(settings: &RunSettings, merged: &Path, expected: &str) {
 
 /// A game without its CPU time.
 fn essence(
-    games: &[kurier_tuner::values::experiment::DesignGame],
-) -> Vec<kurier_tuner::values::experiment::DesignGame> {
+    games: &[kurier_tuner::values::design_game::DesignGame],
+) -> Vec<kurier_tuner::values::design_game::DesignGame> {
     games
         .iter()
-        .map(|g| kurier_tuner::values::experiment::DesignGame {
+        .map(|g| kurier_tuner::values::design_game::DesignGame {
             cpu_ms: 0,
             ..g.clone()
         })
@@ -985,7 +987,7 @@ fn a_report_says_when_the_engine_values_are_estimated() {
         "{markdown}"
     );
     assert!(
-        report::values_tables(&estimated).starts_with("Engine values: estimated from mobility"),
+        values_tables(&estimated).starts_with("Engine values: estimated from mobility"),
         "the values command prints it too"
     );
 }

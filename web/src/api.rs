@@ -18,8 +18,10 @@ use tokio_stream::{Stream, StreamExt};
 
 use crate::engine_pool::EnginePool;
 use crate::error::{ApiError, JsonBody, TextBody};
+use crate::game_request::NewGame;
+use crate::game_view::{GameEvent, GameView};
 use crate::games::{engine_turn, lock, Games, SharedSeat};
-use crate::live::{new_game, GameEvent, GameView, NewGame};
+use crate::live::new_game;
 use crate::page;
 use crate::report::{report_view, ReportView};
 use crate::study::{study_game, Document, DocumentView, Documents, StudyGame};

@@ -9,7 +9,8 @@ use tokio::sync::broadcast;
 
 use crate::engine_pool::{EnginePool, SearchPlace};
 use crate::error::ApiError;
-use crate::live::{GameEvent, GameView, LiveGame};
+use crate::game_view::{GameEvent, GameView};
+use crate::live::LiveGame;
 
 /// The most games a server keeps; a new one past that drops the game
 /// used least recently (and stops its search).

@@ -18,7 +18,7 @@
 //! |---|---|---|
 //! | `GET /api/variants` | | the variants ([`variants::VariantInfo`]) |
 //! | `POST /api/variants?name=F[&variant=S]` | a variant file (TOML, or a Fairy-Stockfish variants.ini: section S, or every section Kurier can play) | the (first) variant loaded |
-//! | `POST /api/games` | [`live::NewGame`] | the game ([`live::GameView`]) |
+//! | `POST /api/games` | [`game_request::NewGame`] | the game ([`game_view::GameView`]) |
 //! | `GET /api/games/{id}` | | the game |
 //! | `POST /api/games/{id}/move` | `{"uci": "e2e4"}` | the game, or why the move is refused |
 //! | `POST /api/games/{id}/takeback` | | the game |
@@ -47,6 +47,8 @@
 pub mod api;
 pub mod engine_pool;
 pub mod error;
+pub mod game_request;
+pub mod game_view;
 pub mod games;
 pub mod guard;
 pub mod live;

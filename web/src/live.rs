@@ -19,182 +19,26 @@ use kurier_engine::search::interface::{Config, Control, Limits, Score, SearchRes
 use kurier_engine::search::tt::TranspositionTable;
 use kurier_engine::types::{Clock, Color, Move};
 use kurier_engine::with_game;
-use kurier_tuner::clock::{SideClock, TimeControl};
-use kurier_tuner::export::move_comment;
-use kurier_tuner::journal::utc_date;
-use kurier_tuner::pgn::write_game;
-use kurier_tuner::play::{GameEnd, MoveNote, MoveScore};
-use serde::{Deserialize, Serialize};
+use kurier_tuner::players::clock::SideClock;
+use kurier_tuner::records::game_record::{GameEnd, MoveNote, MoveScore};
+use kurier_tuner::records::pgn::write_game;
+use kurier_tuner::tournament::results::move_comment;
+use kurier_tuner::util::date::utc_date;
 use tokio::sync::{broadcast, oneshot};
 
 use crate::engine_pool::{EnginePool, PooledSearch, SearchPlace};
 use crate::error::ApiError;
+use crate::game_request::EngineLimit;
+use crate::game_request::NewGame;
+use crate::game_request::MAX_FEN_BYTES;
+use crate::game_request::MAX_MOVE_CHARS;
+use crate::game_view::ClockView;
+use crate::game_view::GameEvent;
+use crate::game_view::GameOver;
+use crate::game_view::GameView;
 use crate::thinking::Thinking;
 use crate::variants::VariantInfo;
-use crate::view::{legal_moves, LegalMove, PlayedMove, Side, Snapshot};
-
-/// The longest FEN a new game accepts, in bytes (ExCoCo's start
-/// position takes 95).
-pub const MAX_FEN_BYTES: usize = 4096;
-/// The longest move text: two squares of up to three characters and a
-/// promotion letter, with room to spare.
-pub const MAX_MOVE_CHARS: usize = 12;
-/// The largest node budget per engine move.
-pub const MAX_NODES: u64 = 100_000_000;
-/// The longest base time of a clock, in milliseconds (ten hours).
-pub const MAX_BASE_MS: u64 = 36_000_000;
-/// The largest increment of a clock, in milliseconds (ten minutes).
-pub const MAX_INCREMENT_MS: u64 = 600_000;
-
-/// How much the engine may think.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum EngineLimit {
-    /// About this many nodes per move; the person's time is not kept.
-    Nodes {
-        /// Nodes per move.
-        nodes: u64,
-    },
-    /// Both sides on one clock: base time plus an increment per move.
-    Clock {
-        /// Time for the game, milliseconds.
-        base_ms: u64,
-        /// Time added after each move, milliseconds.
-        increment_ms: u64,
-    },
-}
-
-impl EngineLimit {
-    /// Whether the limit is one the server plays with; else why not.
-    pub fn check(&self) -> Result<(), String> {
-        match *self {
-            EngineLimit::Nodes { nodes } if nodes == 0 || nodes > MAX_NODES => Err(format!(
-                "the node budget must be 1 to {MAX_NODES}, not {nodes}"
-            )),
-            EngineLimit::Clock { base_ms, .. } if base_ms == 0 || base_ms > MAX_BASE_MS => {
-                Err(format!(
-                    "the clock's base time must be 1 to {MAX_BASE_MS} ms, not {base_ms}"
-                ))
-            }
-            EngineLimit::Clock { increment_ms, .. } if increment_ms > MAX_INCREMENT_MS => {
-                Err(format!(
-                    "the clock's increment must be at most {MAX_INCREMENT_MS} ms, not {increment_ms}"
-                ))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// The time control, for a clock.
-    pub fn time_control(&self) -> Option<TimeControl> {
-        match *self {
-            EngineLimit::Nodes { .. } => None,
-            EngineLimit::Clock {
-                base_ms,
-                increment_ms,
-            } => Some(TimeControl {
-                base_ms,
-                increment_ms,
-            }),
-        }
-    }
-
-    /// In words: `20000 nodes per move`, or the time control as PGN's
-    /// `TimeControl` tag writes it (`300+2`, seconds).
-    pub fn describe(&self) -> String {
-        match *self {
-            EngineLimit::Nodes { nodes } => format!("{nodes} nodes per move"),
-            EngineLimit::Clock {
-                base_ms,
-                increment_ms,
-            } => TimeControl {
-                base_ms,
-                increment_ms,
-            }
-            .to_string(),
-        }
-    }
-}
-
-/// What the page asks for to start a game.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGame {
-    /// The variant's name.
-    pub variant: String,
-    /// The person's side; the engine plays the other.
-    pub human: Side,
-    /// How much the engine thinks.
-    pub limit: EngineLimit,
-    /// A start position other than the variant's.
-    #[serde(default)]
-    pub fen: Option<String>,
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct GameOver {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// Why, as PGN's `Termination` tag writes it (`checkmate`, `bare
-    /// king`, `time forfeit`, ...).
-    pub termination: String,
-    /// The winner; none for a draw.
-    pub winner: Option<Side>,
-}
-
-/// The clocks.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ClockView {
-    /// White's time left, milliseconds, as of this view.
-    pub white_ms: u64,
-    /// Black's.
-    pub black_ms: u64,
-    /// The side whose clock runs (none when the game is over).
-    pub running: Option<Side>,
-}
-
-/// A game as the page sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct GameView {
-    /// The game's number on this server.
-    pub id: u64,
-    /// Counts every change; a page drops a view older than its newest.
-    pub version: u64,
-    /// The variant.
-    pub variant: VariantInfo,
-    /// The person's side.
-    pub human: Side,
-    /// The engine's limit.
-    pub limit: EngineLimit,
-    /// The limit in words.
-    pub limit_text: String,
-    /// The current position.
-    pub position: Snapshot,
-    /// The start position's FEN.
-    pub start_fen: String,
-    /// The moves so far.
-    pub moves: Vec<PlayedMove>,
-    /// The person's legal moves, when it is their move.
-    pub legal: Vec<LegalMove>,
-    /// Whether the engine is thinking.
-    pub thinking: bool,
-    /// How the game ended, once it has.
-    pub over: Option<GameOver>,
-    /// The clocks, in a game on the clock.
-    pub clock: Option<ClockView>,
-    /// Whether a move of the person's can be taken back.
-    pub can_take_back: bool,
-}
-
-/// What the page is told as it happens.
-#[derive(Clone, Debug)]
-pub enum GameEvent {
-    /// The game changed.
-    State(Box<GameView>),
-    /// A search report of the engine.
-    Thinking(Thinking),
-}
+use crate::view::{legal_moves, PlayedMove, Side, Snapshot};
 
 /// A finished search: its result, and which search it was.
 #[derive(Debug)]

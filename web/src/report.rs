@@ -5,8 +5,8 @@
 //! code.
 
 use kurier_tuner::values::figures::{budgets_plot, values_plot};
-use kurier_tuner::values::report::values_table;
-use kurier_tuner::values::run::RunResults;
+use kurier_tuner::values::run::results::RunResults;
+use kurier_tuner::values::values_tables::values_table;
 use kurier_tuner::values::verdict_table::{budget_verdicts, verdict_table};
 use serde::Serialize;
 

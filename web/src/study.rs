@@ -9,9 +9,9 @@ use kurier_engine::board::bitboard::Bitboard;
 use kurier_engine::position::any_game::AnyGame;
 use kurier_engine::position::game::Game;
 use kurier_engine::with_game;
-use kurier_tuner::export::{game_pgn, note_of_comment};
-use kurier_tuner::journal::parse_journal;
-use kurier_tuner::pgn::{read_games, replay, start_position, PgnError, PgnGame};
+use kurier_tuner::records::pgn::{read_games, replay, start_position, PgnError, PgnGame};
+use kurier_tuner::tournament::journal::parse_journal;
+use kurier_tuner::tournament::results::{game_pgn, note_of_comment};
 use serde::Serialize;
 
 use crate::error::ApiError;
@@ -280,11 +280,17 @@ mod tests {
             (first.san.as_str(), first.from.as_str(), first.to.as_str()),
             ("e4", "e2", "e4")
         );
-        assert_eq!(first.score, Some(kurier_tuner::play::MoveScore::Cp(30)));
+        assert_eq!(
+            first.score,
+            Some(kurier_tuner::records::game_record::MoveScore::Cp(30))
+        );
         assert_eq!((first.depth, first.ms), (9, 50));
         // Black's -0.20 is +0.20 from White's side.
         let second = &studied.plies[1].played;
-        assert_eq!(second.score, Some(kurier_tuner::play::MoveScore::Cp(20)));
+        assert_eq!(
+            second.score,
+            Some(kurier_tuner::records::game_record::MoveScore::Cp(20))
+        );
         assert_eq!(&studied.plies[1].after.board[32..40], "....p...");
         let missing = study_game(&document, 1, &variants).unwrap_err();
         assert_eq!(missing.status, axum::http::StatusCode::NOT_FOUND);

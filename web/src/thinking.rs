@@ -6,7 +6,7 @@ use kurier_engine::board::bitboard::Bitboard;
 use kurier_engine::position::state::Position;
 use kurier_engine::search::interface::Report;
 use kurier_engine::search::tt::Bound;
-use kurier_tuner::play::MoveScore;
+use kurier_tuner::records::game_record::MoveScore;
 use serde::Serialize;
 
 use crate::view::for_white;

@@ -4,8 +4,9 @@
 
 use kurier_engine::board::bitboard::Bitboard;
 use kurier_engine::position::state::Position;
-use kurier_engine::types::{Color, Move, MoveKind, Square};
-use kurier_tuner::play::MoveScore;
+use kurier_engine::types::{Color, Square};
+use kurier_engine::types::{Move, MoveKind};
+use kurier_tuner::records::game_record::MoveScore;
 use serde::{Deserialize, Serialize};
 
 /// A side, as JSON writes it (`"white"`, `"black"`).

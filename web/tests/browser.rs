@@ -22,7 +22,7 @@ use fantoccini::elements::Element;
 use fantoccini::error::CmdError;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
-use kurier_tuner::pgn::read_games;
+use kurier_tuner::records::pgn::read_games;
 
 /// Set to `1` to make a missing browser a failure.
 const REQUIRE: &str = "KURIER_BROWSER_TEST";

@@ -4,10 +4,10 @@
 
 use std::fmt::Write as _;
 
-use super::common_scale::scale_factor;
-use super::estimate::Estimate;
-use super::report::with_interval;
-use super::run::{BudgetResult, RunResults};
+use crate::values::common_scale::scale_factor;
+use crate::values::estimate::Estimate;
+use crate::values::report_text::with_interval;
+use crate::values::run::results::{BudgetResult, RunResults};
 
 /// Kaufman's values (1999) for chess, the calibration reference.
 pub const KAUFMAN_1999: [(char, f64); 4] = [('N', 3.25), ('B', 3.25), ('R', 5.0), ('Q', 9.75)];
@@ -60,7 +60,7 @@ pub fn calibration_section(results: &RunResults, budget: &BudgetResult) -> Strin
 }
 
 /// The pawn's unit: the factor that fits Kaufman's values to the
-/// measured pieces best ([`super::common_scale`]), and the values in
+/// measured pieces best ([`crate::values::common_scale`]), and the values in
 /// Kaufman's pawn, with the intervals of the common scale when the
 /// suggested values are Kaufman's (chess's are).
 fn pawn_unit_paragraph(

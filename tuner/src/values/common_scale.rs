@@ -15,15 +15,15 @@
 //! geometric mean over the pieces: the pawn's weight cancels.
 //!
 //! The report's intervals refit `k` in every bootstrap resample
-//! ([`super::experiment::design_estimate`]); the verdicts use the
+//! ([`crate::values::experiment::design_estimate`]); the verdicts use the
 //! delta method on `ln(w_t) - mean_j ln(w_j)`
 //! ([`log_common_gradient`]), both so that the factor's own uncertainty
 //! is counted.
 
 use serde::{Deserialize, Serialize};
 
-use super::bootstrap::Interval;
-use super::Values;
+use crate::stats::bootstrap::Interval;
+use crate::values::Values;
 
 /// The values on the common scale of one estimate.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

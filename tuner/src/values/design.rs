@@ -19,86 +19,20 @@
 //! follows. The weights: `1 / target_t^2`, the values against their
 //! target half-widths ([`design_weights`]), or in a run that decides
 //! verdicts, what it must still decide (none for a decided piece,
-//! [`super::verdict::Focus::weights`]). Balanced trades of well-known
+//! [`crate::values::verdict::Focus::weights`]). Balanced trades of well-known
 //! pieces add little; the design moves toward the trades whose result is
 //! least certain where the values are least known. Deterministic: ties
 //! go to the earlier candidate.
 
-use serde::{Deserialize, Serialize};
-
-use super::estimate::ratios;
-use super::features::FeatureSpace;
-use super::instance::Removal;
-use super::look::Look;
-use super::ordinal::{
+use crate::values::estimate::ratios;
+use crate::values::features::FeatureSpace;
+use crate::values::look::Look;
+use crate::values::ordinal::{
     fit_ordinal_with_prior, game_information, invert, parameters, ratio_gradient, OrdinalRow, Prior,
 };
-use super::verdict::{Family, Focus, Schedule};
-use super::PieceTypes;
-
-/// Men taken from the two sides of a pair's games.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Trade {
-    /// Types side A loses (sorted).
-    pub a_loses: Vec<usize>,
-    /// Types side B loses (sorted).
-    pub b_loses: Vec<usize>,
-}
-
-impl Trade {
-    /// `Q vs R+B+2P` (A's loss, then B's; pawns last).
-    pub fn label(&self, types: &PieceTypes) -> String {
-        let side = |lost: &[usize]| -> String {
-            let pawns = lost.iter().filter(|&&t| t == types.pawn).count();
-            let mut parts: Vec<String> = lost
-                .iter()
-                .filter(|&&t| t != types.pawn)
-                .map(|&t| types.letters[t].to_string())
-                .collect();
-            if pawns > 0 {
-                parts.push(format!("{pawns}P"));
-            }
-            if parts.is_empty() {
-                "-".to_string()
-            } else {
-                parts.join("+")
-            }
-        };
-        format!("{} vs {}", side(&self.a_loses), side(&self.b_loses))
-    }
-
-    /// The men each colour loses when A plays `a_white` (White) or Black.
-    pub fn removal(&self, a_white: bool) -> Removal {
-        if a_white {
-            Removal {
-                white: self.a_loses.clone(),
-                black: self.b_loses.clone(),
-            }
-        } else {
-            Removal {
-                white: self.b_loses.clone(),
-                black: self.a_loses.clone(),
-            }
-        }
-    }
-
-    /// The features of the game with A as White, from the start
-    /// counts `men` (per type, each side): material differences, and a
-    /// side keeping a colour-bound pair while it keeps two or more men.
-    pub fn features(&self, space: &FeatureSpace, men: &[usize]) -> Vec<f64> {
-        let lost = |list: &[usize], t: usize| list.iter().filter(|&&l| l == t).count();
-        let mut x: Vec<f64> = space
-            .valued
-            .iter()
-            .map(|&t| lost(&self.b_loses, t) as f64 - lost(&self.a_loses, t) as f64)
-            .collect();
-        x.extend(space.pair_types.iter().map(|&t| {
-            let keeps = |list: &[usize]| men[t].saturating_sub(lost(list, t)) >= 2;
-            f64::from(u8::from(keeps(&self.a_loses))) - f64::from(u8::from(keeps(&self.b_loses)))
-        }));
-        x
-    }
-}
+use crate::values::trade::Trade;
+use crate::values::verdict::{Family, Focus, Schedule};
+use crate::values::PieceTypes;
 
 /// What the design may take from a side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -356,7 +290,7 @@ pub struct BatchDesign<'d> {
 impl BatchDesign<'_> {
     /// The trades of the next batch from the `rows` of the games before
     /// it and the `looks` after each of their batches
-    /// ([`super::look::looks`]). In a run that decides verdicts: none
+    /// ([`crate::values::look::looks`]). In a run that decides verdicts: none
     /// once every verdict is in, else chosen for the undecided ones.
     pub fn trades(&self, rows: &[OrdinalRow], looks: &[Look]) -> Result<Vec<Trade>, String> {
         let verdicts = self.until.map(|until| {

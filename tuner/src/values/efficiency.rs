@@ -16,8 +16,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::design::target_half_width;
-use super::PieceTypes;
+use crate::values::design::target_half_width;
+use crate::values::PieceTypes;
 
 /// What measuring every value to its target costs at one budget.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::bootstrap::Interval;
-use super::common_scale::CommonScale;
-use super::features::FeatureSpace;
-use super::Values;
+use crate::stats::bootstrap::Interval;
+use crate::values::common_scale::CommonScale;
+use crate::values::features::FeatureSpace;
+use crate::values::Values;
 
 /// A named quantity with its 95% interval.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -76,7 +76,7 @@ pub fn value_intervals(
     point: &[f64],
     intervals: &[Option<Interval>],
     space: &FeatureSpace,
-    types: &super::PieceTypes,
+    types: &crate::values::PieceTypes,
 ) -> (Vec<Option<Interval>>, Vec<(usize, f64, Option<Interval>)>) {
     let n_types = types.letters.len();
     let interval = |i: usize| intervals.get(i).copied().flatten();

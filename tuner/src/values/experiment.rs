@@ -11,8 +11,8 @@
 //! any machine that holds them plans the same batch: shards play their
 //! share of it, and a merge can check every game against the plan.
 //!
-//! [`design`]: super::design
-//! [`ordinal`]: super::ordinal
+//! [`design`]: crate::values::design
+//! [`ordinal`]: crate::values::ordinal
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -22,89 +22,23 @@ use kurier_engine::eval::evaluate::Evaluator;
 use kurier_engine::position::game::Game;
 use kurier_engine::position::state::Position;
 use kurier_engine::types::Color;
-use serde::{Deserialize, Serialize};
-use statrs::distribution::{ContinuousCDF, Normal};
 
-use super::bootstrap::{bootstrap_intervals, Interval};
-use super::common_scale::{scale_factor, CommonScale};
-use super::design::{BatchDesign, DesignLimits, Trade, Until};
-use super::estimate::{ratios, value_intervals, Estimate, Quantity};
-use super::features::FeatureSpace;
-use super::fit::FitError;
-use super::instance::{draw_squares, imbalanced_position};
-use super::look::{batch_ends, looks};
-use super::ordinal::{
-    covariance, fit_ordinal, quadratic_form, ratio_gradient, OrdinalRow, BLACK_WINS, DRAW,
-    WHITE_WINS,
-};
 use super::{PieceTypes, Values};
-use crate::journal::{check_ending, JournalEntry};
-use crate::openings::{random_opening, Rng};
-
-/// One game of the designed experiment, as its journal line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DesignGame {
-    /// The budget's index in the run's list of budgets.
-    pub budget: u32,
-    /// The batch, from 1.
-    pub batch: u32,
-    /// The pair within the batch, from 0.
-    pub pair: u32,
-    /// Whether side A (the side losing the trade's first men) is White.
-    pub a_white: bool,
-    /// The trade.
-    pub trade: Trade,
-    /// The start position.
-    pub fen: String,
-    /// The moves, UCI notation.
-    pub moves: Vec<String>,
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// Why it ended.
-    pub termination: String,
-    /// CPU time of the game, milliseconds.
-    pub cpu_ms: u64,
-}
-
-/// The id of a design game: budget, batch, pair and colour in one number.
-pub fn game_id(budget: u32, batch: u32, pair: u32, a_white: bool) -> u64 {
-    (u64::from(budget) << 48)
-        | (u64::from(batch) << 32)
-        | (2 * u64::from(pair) + u64::from(!a_white))
-}
-
-impl DesignGame {
-    /// The game's outcome from White's side.
-    pub fn outcome(&self) -> u8 {
-        match self.result.as_str() {
-            "1-0" => WHITE_WINS,
-            "0-1" => BLACK_WINS,
-            _ => DRAW,
-        }
-    }
-
-    /// The game's pair within the run (its cluster).
-    pub fn cluster(&self) -> (u32, u32) {
-        (self.batch, self.pair)
-    }
-}
-
-impl JournalEntry for DesignGame {
-    fn id(&self) -> u64 {
-        game_id(self.budget, self.batch, self.pair, self.a_white)
-    }
-
-    fn check(&self) -> Result<(), String> {
-        check_ending(&self.result, &self.termination)?;
-        if self.batch == 0 || self.pair >= 1 << 31 {
-            return Err(format!(
-                "batch {} pair {}: out of range",
-                self.batch, self.pair
-            ));
-        }
-        Ok(())
-    }
-}
+use crate::positions::openings::random_opening;
+use crate::stats::bootstrap::{bootstrap_intervals, Interval};
+use crate::stats::logistic::FitError;
+use crate::stats::match_stats::z95;
+use crate::util::rng::Rng;
+use crate::values::common_scale::{scale_factor, CommonScale};
+use crate::values::design::{BatchDesign, DesignLimits, Until};
+use crate::values::design_game::design_rows;
+use crate::values::design_game::DesignGame;
+use crate::values::estimate::{ratios, value_intervals, Estimate, Quantity};
+use crate::values::features::FeatureSpace;
+use crate::values::instance::{draw_squares, imbalanced_position};
+use crate::values::look::{batch_ends, looks};
+use crate::values::ordinal::{covariance, fit_ordinal, quadratic_form, ratio_gradient, OrdinalRow};
+use crate::values::trade::Trade;
 
 /// A game the plan of a batch asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -237,43 +171,6 @@ impl<B: Bitboard> Planner<'_, B> {
     }
 }
 
-/// The rows of `games` for the fit (complete pairs only, one cluster
-/// per pair).
-pub fn design_rows<B: Bitboard>(
-    game: &Arc<Game<B>>,
-    space: &FeatureSpace,
-    games: &[&DesignGame],
-) -> Result<Vec<OrdinalRow>, String> {
-    complete_pairs(games)
-        .into_iter()
-        .enumerate()
-        .flat_map(|(cluster, pair)| pair.into_iter().map(move |g| (cluster, g)))
-        .map(|(cluster, g)| {
-            let position = Position::from_fen(game.clone(), &g.fen)
-                .map_err(|e| format!("game of batch {} pair {}: {e}", g.batch, g.pair))?;
-            Ok(OrdinalRow {
-                x: space.of_position(&position),
-                outcome: g.outcome(),
-                cluster: cluster as u32,
-            })
-        })
-        .collect()
-}
-
-/// The pairs of `games` with both games in, in (batch, pair) order, A
-/// White first.
-pub fn complete_pairs<'g>(games: &[&'g DesignGame]) -> Vec<[&'g DesignGame; 2]> {
-    let mut sorted: Vec<&DesignGame> = games.to_vec();
-    sorted.sort_by_key(|g| g.id());
-    sorted
-        .chunk_by(|a, b| a.cluster() == b.cluster())
-        .filter_map(|pair| match pair {
-            [first, second] if first.a_white && !second.a_white => Some([*first, *second]),
-            _ => None,
-        })
-        .collect()
-}
-
 /// The men of each type per side in `positions` (the fewest over them and
 /// both colours), for the design's limits.
 pub fn men_available<B: Bitboard>(positions: &[Position<B>], types: usize) -> Vec<usize> {
@@ -288,16 +185,11 @@ pub fn men_available<B: Bitboard>(positions: &[Position<B>], types: usize) -> Ve
         .collect()
 }
 
-/// The two-sided 95% normal quantile.
-pub fn z95() -> f64 {
-    Normal::standard().inverse_cdf(0.975)
-}
-
 /// Fits the games' `rows` and bootstraps over pairs (`resamples`, seeded
 /// by `seed`): values, pair terms, the scale, White's first-move
 /// advantage and the draw margin, with both kinds of interval; with a
 /// `reference` set (pawns by type), the values on its common scale too,
-/// the factor refitted in every resample ([`super::common_scale`]).
+/// the factor refitted in every resample ([`crate::values::common_scale`]).
 pub fn design_estimate(
     rows: &[OrdinalRow],
     space: &FeatureSpace,

@@ -13,7 +13,9 @@ use kurier_engine::position::state::Position;
 use kurier_engine::types::{Color, Square};
 use serde::{Deserialize, Serialize};
 
-use super::PieceTypes;
+use crate::positions::square_colours::has_pair;
+use crate::positions::square_colours::square_colour;
+use crate::values::PieceTypes;
 
 /// The columns of a value model.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,21 +79,6 @@ impl FeatureSpace {
         }));
         x
     }
-}
-
-/// The colour of a square: 0 or 1 by the parity of file plus rank.
-pub fn square_colour<B: Bitboard>(game: &Game<B>, square: Square) -> u8 {
-    (game.geometry.file_of(square) + game.geometry.rank_of(square)) % 2
-}
-
-/// Whether `color` has men of type `t` on both square colours.
-pub fn has_pair<B: Bitboard>(position: &Position<B>, color: Color, t: usize) -> bool {
-    let game = position.game();
-    let mut seen = [false; 2];
-    for square in position.pieces(color, t).squares() {
-        seen[usize::from(square_colour(game, square))] = true;
-    }
-    seen[0] && seen[1]
 }
 
 /// The types of `game` other than king and pawns whose every move, from

@@ -1,12 +1,12 @@
-//! The report's figures ([`super::plot`]): per budget, the values of
+//! The report's figures ([`crate::values::plot`]): per budget, the values of
 //! both estimators beside the suggested ones, each estimator on a panel
 //! of its own scale (the observational fit's intervals, up to a hundred
 //! pawns wide at a few hundred games, clipped), and the values against
 //! the search budget, one small panel per piece.
 
-use super::plot::{figure, Bands, Panel, Point, Series};
-use super::run::{BudgetResult, RunResults};
-use super::verdict::VerdictRule;
+use crate::values::plot::{figure, Bands, Panel, Point, Series};
+use crate::values::run::results::{BudgetResult, RunResults};
+use crate::values::verdict::VerdictRule;
 
 /// `suggested +/- tolerance`, per type in `order`.
 fn bands(results: &RunResults, rule: &VerdictRule, order: &[usize]) -> Bands {

@@ -17,26 +17,23 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use kurier_engine::board::bitboard::Bitboard;
-use kurier_engine::eval::evaluate::{Accumulator, EvalParams, Evaluator};
+use kurier_engine::eval::evaluate::{EvalParams, Evaluator};
 use kurier_engine::position::game::Game;
-use kurier_engine::position::rules::GameResult;
 use kurier_engine::position::state::Position;
-use kurier_engine::search::alpha_beta::quiescence_score;
-use kurier_engine::types::Color;
 use rayon::prelude::*;
 
 use serde::{Deserialize, Serialize};
 
-use super::dataset::{
-    Dataset, DatasetInfo, DatasetWriter, FeatureEntry, GamePositions, PositionRecord, MAX_TYPES,
-};
-use super::features::has_pair;
-use crate::adjudication::{Adjudication, ResignRule};
-use crate::openings::{random_opening, Rng};
-use crate::play::{
-    play_seated, GameRecord, GameRules, Player, PlayerSettings, SearchLimit, MATE_CENTIPAWNS,
-};
-use crate::schedule::Shard;
+use crate::players::seat::{Player, PlayerSettings, SearchLimit};
+use crate::positions::dataset::describe_position;
+use crate::positions::dataset::{Dataset, DatasetInfo, DatasetWriter, GamePositions};
+use crate::positions::openings::random_opening;
+use crate::positions::quiet::is_quiet;
+use crate::records::game_record::{GameRecord, MATE_CENTIPAWNS};
+use crate::tournament::adjudication::{Adjudication, ResignRule};
+use crate::tournament::game_loop::{play_seated, GameRules};
+use crate::util::rng::Rng;
+use crate::util::shard::Shard;
 
 /// How the games of one dataset are made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,75 +151,6 @@ pub fn game_seed(seed: u64, budget: u32, game: u32) -> u64 {
     let mut rng =
         Rng::new(seed ^ (u64::from(budget + 1) << 40) ^ u64::from(game).wrapping_mul(0x9E37_79B9));
     rng.next_u64()
-}
-
-/// Collects evaluation terms into one count per weight.
-struct TermCounts(Vec<i32>);
-
-impl Accumulator for TermCounts {
-    fn add(&mut self, index: usize, count: i32) {
-        self.0[index] += count;
-    }
-}
-
-/// Whether `position` is quiet for `evaluator`: not in check, and the
-/// quiescence search agrees with the static evaluation.
-pub fn is_quiet<B: Bitboard>(position: &Position<B>, evaluator: &Evaluator<B>) -> bool {
-    !position.in_check() && quiescence_score(position, evaluator) == evaluator.evaluate(position)
-}
-
-/// The record and sparse features of one position.
-pub fn describe_position<B: Bitboard>(
-    position: &Position<B>,
-    evaluator: &Evaluator<B>,
-    game: u32,
-    ply: usize,
-    result: GameResult,
-) -> (PositionRecord, Vec<FeatureEntry>) {
-    let types = position.game().pieces.len();
-    let mut material = [0i8; MAX_TYPES];
-    for (t, slot) in material.iter_mut().enumerate().take(types) {
-        let difference = position.pieces(Color::White, t).count() as i32
-            - position.pieces(Color::Black, t).count() as i32;
-        // A board of at most 256 squares holds at most 256 men, but one
-        // type never exceeds 127 on either side in any playable variant.
-        *slot = difference.clamp(-127, 127) as i8;
-    }
-    let mut pairs = [0u16; 2];
-    for (side, color) in Color::BOTH.into_iter().enumerate() {
-        for t in 0..types.min(16) {
-            if has_pair(position, color, t) {
-                pairs[side] |= 1 << t;
-            }
-        }
-    }
-    let mut counts = TermCounts(vec![0; evaluator.params().weights.len()]);
-    evaluator.terms(position, &mut counts);
-    let features: Vec<FeatureEntry> = counts
-        .0
-        .iter()
-        .enumerate()
-        .filter(|&(_, &count)| count != 0)
-        .map(|(index, &count)| FeatureEntry {
-            index: index as u16,
-            count: count.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
-        })
-        .collect();
-    let record = PositionRecord {
-        material,
-        game,
-        phase: evaluator.phase(position) as u16,
-        result: match result {
-            GameResult::BlackWins => 0,
-            GameResult::Draw => 1,
-            GameResult::WhiteWins => 2,
-        },
-        white_to_move: u8::from(position.side_to_move() == Color::White),
-        feature_count: features.len() as u16,
-        ply: ply.min(usize::from(u16::MAX)) as u16,
-        pairs,
-    };
-    (record, features)
 }
 
 /// Plays game number `game` and picks its positions; returns them with

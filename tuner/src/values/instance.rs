@@ -21,8 +21,8 @@ use kurier_engine::position::game::Game;
 use kurier_engine::position::state::Position;
 use kurier_engine::types::{Color, Square};
 
-use super::generate::is_quiet;
-use crate::openings::Rng;
+use crate::positions::quiet::is_quiet;
+use crate::util::rng::Rng;
 
 /// The men each side loses: piece types, a type listed twice losing two.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -1,14 +1,15 @@
 //! The looks of a run: after each batch, the maximum-likelihood fit of
 //! the designed experiment on the games so far with its covariance (the
-//! cluster-robust sandwich over pairs). The verdicts ([`super::verdict`])
+//! cluster-robust sandwich over pairs). The verdicts ([`crate::values::verdict`])
 //! are read from them; the report's precision against games too.
 
 use serde::{Deserialize, Serialize};
 
-use super::experiment::{complete_pairs, z95, DesignGame};
-use super::features::FeatureSpace;
-use super::ordinal::{covariance, fit_ordinal, quadratic_form, ratio_gradient, OrdinalRow};
-use super::PieceTypes;
+use crate::stats::match_stats::z95;
+use crate::values::design_game::{complete_pairs, DesignGame};
+use crate::values::features::FeatureSpace;
+use crate::values::ordinal::{covariance, fit_ordinal, quadratic_form, ratio_gradient, OrdinalRow};
+use crate::values::PieceTypes;
 
 /// One look: the fit on the complete pairs of batches `1 ..= batch`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -18,7 +19,7 @@ pub struct Look {
     /// Games fitted.
     pub games: usize,
     /// The fitted parameters (value columns, pair columns, White's
-    /// move, the draw margin; see [`super::ordinal`]).
+    /// move, the draw margin; see [`crate::values::ordinal`]).
     pub theta: Vec<f64>,
     /// Their covariance, the sandwich over pairs (row major).
     pub covariance: Vec<f64>,
@@ -65,7 +66,7 @@ impl Look {
 
 /// The number of rows of `games`' complete pairs up to each batch, for
 /// every batch from 1 to the last one that has games: the rows of
-/// [`super::experiment::design_rows`] come in batch order, so the rows
+/// [`crate::values::design_game::design_rows`] come in batch order, so the rows
 /// of batches `1 ..= b` are the first of them.
 pub fn batch_ends(games: &[&DesignGame]) -> Vec<(u32, usize)> {
     let last = games.iter().map(|g| g.batch).max().unwrap_or(0);

@@ -3,18 +3,22 @@
 //!
 //! Two estimators, one file per step:
 //! - the designed experiment, the main one: [`design`] chooses trades
-//!   (men taken from both sides of an opening) where they tell most,
-//!   [`instance`] makes legal, quiet positions of them, [`experiment`]
-//!   plays them in pairs of games and fits them with [`ordinal`], an
-//!   ordered logit with draws, by maximum likelihood;
+//!   ([`trade`]: men taken from both sides of an opening) where they tell
+//!   most, [`instance`] makes legal, quiet positions of them,
+//!   [`experiment`] plays them in pairs of games ([`design_game`]) and
+//!   fits them with [`ordinal`], an ordered logit with draws, by maximum
+//!   likelihood;
 //! - the observational one: [`generate`] plays ordinary self-play games
-//!   into a [`dataset`] of quiet positions, and [`observational`] fits the
-//!   results on material with the rest of the evaluation as a column of
-//!   its own (by [`fit`], logistic regression); [`texel`] fits every
-//!   evaluation weight on the same data;
+//!   into a [`dataset`](crate::positions::dataset) of quiet positions,
+//!   and [`observational`] fits the results on material with the rest of
+//!   the evaluation as a column of its own (by
+//!   [`logistic`](crate::stats::logistic) regression);
+//!   [`texel`](crate::texel::fit) fits every evaluation weight on the
+//!   same data;
 //! - [`features`]: what both models see (material and the pairs of
-//!   colour-bound pieces); [`bootstrap`]: 95% intervals over pairs or
-//!   games; [`estimate`]: what an estimator reports;
+//!   colour-bound pieces); [`bootstrap`](crate::stats::bootstrap): 95%
+//!   intervals over pairs or games; [`estimate`]: what an estimator
+//!   reports;
 //! - [`look`]: the fit after each batch; [`verdict`]: confirmed,
 //!   refuted or undecided for each suggested value, the familywise error
 //!   held over the pieces and the looks; [`common_scale`]: the values on
@@ -23,22 +27,19 @@
 //!   shards that merge into what one machine plays;
 //! - [`report`], [`figures`] and [`plot`]: the Markdown report with its
 //!   plots and the values files the engine loads, led by the
-//!   [`verdict_table`];
-//!   [`cli`]: the command-line arguments;
+//!   [`verdict_table`] ([`report_text`]: the pieces of text they share);
+//!   [`cli::values`](crate::cli::values): the command-line arguments;
 //! - [`synthetic`]: experiments with known true values, for the tests.
 
-pub mod bootstrap;
 pub mod calibration;
-pub mod cli;
 pub mod common_scale;
-pub mod dataset;
 pub mod design;
+pub mod design_game;
 pub mod efficiency;
 pub mod estimate;
 pub mod experiment;
 pub mod features;
 pub mod figures;
-pub mod fit;
 pub mod generate;
 pub mod instance;
 pub mod look;
@@ -46,9 +47,13 @@ pub mod observational;
 pub mod ordinal;
 pub mod plot;
 pub mod report;
+pub mod report_text;
 pub mod run;
 pub mod synthetic;
-pub mod texel;
+pub mod trade;
+pub mod validation;
+pub mod values_file;
+pub mod values_tables;
 pub mod verdict;
 pub mod verdict_table;
 

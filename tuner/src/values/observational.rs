@@ -17,12 +17,12 @@
 
 use kurier_engine::eval::evaluate::{EvalParams, Pair, MAX_PHASE};
 
-use super::bootstrap::bootstrap_intervals;
-use super::dataset::Dataset;
-use super::estimate::{ratios, value_intervals, Estimate, Quantity};
-use super::features::FeatureSpace;
-use super::fit::{fit_logistic, Design, FitError, Penalty};
 use super::{material_indices, PieceTypes};
+use crate::positions::dataset::Dataset;
+use crate::stats::bootstrap::bootstrap_intervals;
+use crate::stats::logistic::{fit_logistic, Design, FitError, Penalty};
+use crate::values::estimate::{ratios, value_intervals, Estimate, Quantity};
+use crate::values::features::FeatureSpace;
 
 /// The rest of `params`' evaluation (White's view, centipawns) of record
 /// `index` of `dataset`: every non-material weight times its count,

@@ -22,13 +22,13 @@
 //! position and so are not independent, the cluster-robust sandwich
 //! `H^-1 (sum_c g_c g_c^T) H^-1 C / (C - 1)` over pairs `c`; the
 //! values' variances follow by the delta method. The percentile
-//! bootstrap over pairs is in [`super::bootstrap`].
+//! bootstrap over pairs is in [`crate::stats::bootstrap`].
 //!
-//! [`FeatureSpace`]: super::features::FeatureSpace
+//! [`FeatureSpace`]: crate::values::features::FeatureSpace
 
 use serde::{Deserialize, Serialize};
 
-use super::fit::{sigmoid, softplus, solve_symmetric, FitError};
+use crate::stats::logistic::{sigmoid, softplus, solve_symmetric, FitError};
 
 /// A game's result from White's side.
 pub const BLACK_WINS: u8 = 0;

@@ -10,7 +10,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::bootstrap::Interval;
+use crate::stats::bootstrap::Interval;
 
 /// Colours of successive series (colour-blind safe, Okabe-Ito).
 const PALETTE: [RGBColor; 8] = [

@@ -7,383 +7,20 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::summary::decision_text;
-use serde_json::Value;
+use crate::values::values_file::values_files;
+use crate::values::values_tables::{
+    budget_heading, budgets_table, engine_values_differ, progression_section,
+};
 
-use super::bootstrap::Interval;
-use super::calibration::calibration_section;
-use super::estimate::Estimate;
-use super::figures::{budgets_plot, values_plot};
-use super::run::{BudgetResult, RunResults};
-use super::verdict::VerdictRule;
-use super::verdict_table::verdict_tables;
-use super::PieceTypes;
-
-/// The lowest value (pawns) a values file gives a piece, so that a badly
-/// measured value cannot make the engine give pieces away.
-pub const MIN_ENGINE_VALUE: f64 = 0.1;
-
-/// A validation match read from its `summary.json`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Validation {
-    /// Its name in the report.
-    pub name: String,
-    /// The summary's text line for its encounter, and its SPRT line.
-    pub lines: Vec<String>,
-}
-
-impl Validation {
-    /// Reads `NAME=PATH` (a match's `summary.json`).
-    pub fn read(text: &str) -> Result<Validation, String> {
-        let (name, path) = text
-            .split_once('=')
-            .ok_or_else(|| format!("--validation '{text}': use NAME=PATH/summary.json"))?;
-        let json = std::fs::read_to_string(path)
-            .map_err(|e| format!("--validation {path}: cannot read it: {e}"))?;
-        let summary: Value = serde_json::from_str(&json)
-            .map_err(|e| format!("--validation {path}: not a match summary: {e}"))?;
-        let encounter = summary["encounters"]
-            .get(0)
-            .ok_or_else(|| format!("--validation {path}: no encounter in the summary"))?;
-        let players: Vec<String> = summary["settings"]["players"]
-            .as_array()
-            .map(|players| {
-                players
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{} ({})",
-                            p["name"].as_str().unwrap_or("?"),
-                            limit_text(&p["limit"])
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut lines = vec![format!("players: {}", players.join(" vs "))];
-        let elo = &encounter["elo"];
-        lines.push(format!(
-            "{} vs {}: W/D/L {}/{}/{}, Elo {:+.1} [{:+.1}, {:+.1}], pairs {}",
-            encounter["first"].as_str().unwrap_or("?"),
-            encounter["second"].as_str().unwrap_or("?"),
-            encounter["wins"],
-            encounter["draws"],
-            encounter["losses"],
-            elo["elo"].as_f64().unwrap_or(f64::NAN),
-            elo["low"].as_f64().unwrap_or(f64::NAN),
-            elo["high"].as_f64().unwrap_or(f64::NAN),
-            encounter["pentanomial"]
-        ));
-        if let Some(sprt) = summary["sprt"].as_object() {
-            lines.push(format!(
-                "SPRT [{}, {}]: LLR {:.2} (bounds {:.2}, {:.2}), {}",
-                sprt["elo0"],
-                sprt["elo1"],
-                sprt["llr"].as_f64().unwrap_or(f64::NAN),
-                sprt["lower"].as_f64().unwrap_or(f64::NAN),
-                sprt["upper"].as_f64().unwrap_or(f64::NAN),
-                decision_text(sprt["decision"].as_str().unwrap_or("?"))
-            ));
-            lines.push(format!(
-                "{} of {} games played, status {}",
-                summary["games"]["played"],
-                summary["games"]["scheduled"],
-                summary["status"].as_str().unwrap_or("?")
-            ));
-        }
-        Ok(Validation {
-            name: name.to_string(),
-            lines,
-        })
-    }
-}
-
-fn limit_text(limit: &Value) -> String {
-    if let Some(nodes) = limit.get("nodes") {
-        format!("{nodes} nodes")
-    } else if let Some(depth) = limit.get("depth") {
-        format!("depth {depth}")
-    } else if let Some(clock) = limit.get("clock") {
-        format!(
-            "{}+{} s",
-            clock["base_ms"].as_f64().unwrap_or(0.0) / 1000.0,
-            clock["increment_ms"].as_f64().unwrap_or(0.0) / 1000.0
-        )
-    } else {
-        limit.to_string()
-    }
-}
-
-/// `value [low, high]`, or the value alone without an interval.
-pub(super) fn with_interval(value: f64, interval: Option<Interval>) -> String {
-    match interval {
-        Some(i) => format!("{value:.2} [{:.2}, {:.2}]", i.low, i.high),
-        None => format!("{value:.2}"),
-    }
-}
-
-/// The types in table order: pawn first, then the pieces by type index.
-fn table_types(types: &PieceTypes) -> Vec<usize> {
-    std::iter::once(types.pawn).chain(types.pieces()).collect()
-}
-
-fn estimate_cell(estimate: Option<&Estimate>, t: usize, pawn: usize) -> String {
-    match estimate {
-        None => "-".to_string(),
-        Some(_) if t == pawn => "1 (unit)".to_string(),
-        Some(e) => with_interval(e.values[t], e.intervals[t]),
-    }
-}
-
-/// The values tables of every budget, as the `values` command prints them.
-pub fn values_tables(results: &RunResults) -> String {
-    let mut text = estimated_values_line(results).map_or(String::new(), |line| line + "\n\n");
-    for budget in &results.budgets {
-        let _ = writeln!(text, "{}", budget_heading(results, budget));
-        text.push_str(&values_table(results, budget));
-        if let Some(efficiency) = &budget.efficiency {
-            let _ = writeln!(
-                text,
-                "\nEfficiency: {}.",
-                efficiency.sentence(&results.header.types)
-            );
-        }
-        text.push('\n');
-    }
-    text
-}
-
-fn budget_heading(results: &RunResults, budget: &BudgetResult) -> String {
-    let s = &results.header.settings;
-    format!(
-        "{} at {} nodes per move: designed experiment {} games ({} CPU s){}",
-        s.variant,
-        budget.nodes,
-        budget.design_games,
-        budget.design_cpu_seconds.round(),
-        if budget.observational_games > 0 {
-            format!(
-                ", observational {} games ({} CPU s)",
-                budget.observational_games,
-                budget.observational_cpu_seconds.round()
-            )
-        } else {
-            String::new()
-        }
-    )
-}
-
-/// Whether the engine played with other piece values than the suggested
-/// ones (a variant's fitted parameters, or `--engine-values`).
-fn engine_values_differ(results: &RunResults) -> bool {
-    results.header.engine_values != results.header.suggested
-}
-
-/// What the measured values are compared with: the suggested values, or,
-/// for a variant with no values file, the engine's estimate from the
-/// pieces' moves.
-pub fn reference(results: &RunResults) -> &'static str {
-    if results.header.engine_values_estimated {
-        "estimated"
-    } else {
-        "suggested"
-    }
-}
-
-/// The line that says that the engine's values are estimated from the
-/// pieces' moves, with the values; none when they are not.
-pub fn estimated_values_line(results: &RunResults) -> Option<String> {
-    let header = &results.header;
-    if !header.engine_values_estimated {
-        return None;
-    }
-    let values: Vec<String> = table_types(&header.types)
-        .into_iter()
-        .map(|t| format!("{} {:.2}", header.types.letters[t], header.engine_values[t]))
-        .collect();
-    Some(format!(
-        "Engine values: estimated from mobility (no values file): {}.",
-        values.join(", ")
-    ))
-}
-
-/// One budget's values table: piece | suggested | (engine, when its values
-/// differ) | designed | (common scale, when the fit has it) |
-/// observational.
-pub fn values_table(results: &RunResults, budget: &BudgetResult) -> String {
-    let types = &results.header.types;
-    let engine_column = engine_values_differ(results);
-    let common = budget.design.as_ref().and_then(|e| e.common.as_ref());
-    let mut table = format!("\n| piece | {} |", reference(results));
-    if engine_column {
-        table.push_str(" engine plays |");
-    }
-    table.push_str(" designed experiment (95% CI) |");
-    if common.is_some() {
-        table.push_str(" common scale (95% CI) |");
-    }
-    table.push_str(" observational (95% CI) |\n|---|---:|");
-    if engine_column {
-        table.push_str("---:|");
-    }
-    if common.is_some() {
-        table.push_str("---:|");
-    }
-    table.push_str("---:|---:|\n");
-    let engine_pawn = results.header.engine_values[types.pawn];
-    for t in table_types(types) {
-        let engine = if engine_column {
-            format!(" {:.2} |", results.header.engine_values[t] / engine_pawn)
-        } else {
-            String::new()
-        };
-        let common_cell = common.map_or(String::new(), |c| {
-            format!(" {} |", with_interval(c.values[t], c.intervals[t]))
-        });
-        let _ = writeln!(
-            table,
-            "| {} ({}) | {:.2} |{engine} {} |{common_cell} {} |",
-            types.names[t],
-            types.letters[t],
-            results.header.suggested[t],
-            estimate_cell(budget.design.as_ref(), t, types.pawn),
-            estimate_cell(budget.observational.as_ref(), t, types.pawn),
-        );
-    }
-    for (index, &t) in results.header.space.pair_types.iter().enumerate() {
-        let cell = |e: Option<&Estimate>| {
-            e.and_then(|e| e.pairs.get(index))
-                .map_or("-".to_string(), |&(_, v, i)| with_interval(v, i))
-        };
-        let _ = writeln!(
-            table,
-            "| {} pair (bonus) | - |{} {} |{} {} |",
-            types.names[t],
-            if engine_column { " - |" } else { "" },
-            cell(budget.design.as_ref()),
-            if common.is_some() { " - |" } else { "" },
-            cell(budget.observational.as_ref())
-        );
-    }
-    for (label, estimate, error) in [
-        ("designed", budget.design.as_ref(), &budget.design_error),
-        (
-            "observational",
-            budget.observational.as_ref(),
-            &budget.observational_error,
-        ),
-    ] {
-        match (estimate, error) {
-            (Some(e), _) => {
-                let mut extras: Vec<String> = e
-                    .extra
-                    .iter()
-                    .map(|q| format!("{} {}", q.name, with_interval(q.value, q.interval)))
-                    .collect();
-                if let Some(common) = &e.common {
-                    extras.push(format!(
-                        "common scale: the suggested values times {} fit the measured pieces best \
-                         (measured pawns per suggested pawn, least squares of logarithms)",
-                        with_interval(common.factor, common.factor_interval)
-                    ));
-                }
-                let _ = writeln!(table, "\n{label}: {}.", extras.join("; "));
-            }
-            (None, Some(error)) => {
-                let _ = writeln!(table, "\n{label}: no estimate ({error}).");
-            }
-            (None, None) => {}
-        }
-    }
-    table
-}
-
-fn budgets_table(results: &RunResults) -> String {
-    let types = &results.header.types;
-    let mut table = format!("| piece | {} |", reference(results));
-    for budget in &results.budgets {
-        let _ = write!(table, " {} nodes |", budget.nodes);
-    }
-    table.push_str("\n|---|---:|");
-    table.push_str(&"---:|".repeat(results.budgets.len()));
-    table.push('\n');
-    for t in types.pieces() {
-        let _ = write!(
-            table,
-            "| {} ({}) | {:.2} |",
-            types.names[t], types.letters[t], results.header.suggested[t]
-        );
-        for budget in &results.budgets {
-            let _ = write!(
-                table,
-                " {} |",
-                estimate_cell(budget.design.as_ref(), t, types.pawn)
-            );
-        }
-        table.push('\n');
-    }
-    table
-}
-
-fn progression_section(results: &RunResults, budget: &BudgetResult) -> String {
-    let types = &results.header.types;
-    let mut text =
-        String::from("| games | widest 95% half-width (curvature) | of |\n|---:|---:|---|\n");
-    for (games, widths) in &budget.progression {
-        let widest = types
-            .pieces()
-            .into_iter()
-            .filter_map(|t| widths[t].map(|w| (t, w)))
-            .max_by(|a, b| a.1.total_cmp(&b.1));
-        match widest {
-            Some((t, w)) => {
-                let _ = writeln!(text, "| {games} | {w:.2} | {} |", types.names[t]);
-            }
-            None => {
-                let _ = writeln!(text, "| {games} | - | - |");
-            }
-        }
-    }
-    if let Some(efficiency) = &budget.efficiency {
-        let _ = writeln!(text, "\nEfficiency: {}.", efficiency.sentence(types));
-    }
-    text
-}
-
-/// The values file of an estimate: pawn = 100, every piece at least
-/// [`MIN_ENGINE_VALUE`] pawns; a colour-bound piece carries half its pair
-/// bonus (the engine has no pair term; two such men then carry it whole).
-pub fn values_file(results: &RunResults, estimate: &Estimate, what: &str) -> String {
-    let types = &results.header.types;
-    let mut text = format!(
-        "# Piece values in centipawns (pawn = 100), measured by `kurier-tune values`\n\
-         # ({what}), engine {}, seed {}; a colour-bound piece carries half its\n\
-         # pair bonus. The report beside this file gives the 95% intervals.\n\
-         variant = \"{}\"\n\n[values]\n",
-        results.header.engine_version,
-        results.header.settings.seed,
-        results.header.settings.variant
-    );
-    for t in table_types(types) {
-        let pair = estimate
-            .pairs
-            .iter()
-            .find(|(p, _, _)| *p == t)
-            .map_or(0.0, |&(_, v, _)| v / 2.0);
-        let value = if t == types.pawn {
-            1.0
-        } else {
-            (estimate.values[t] + pair).max(MIN_ENGINE_VALUE)
-        };
-        let _ = writeln!(
-            text,
-            "{} = {}",
-            types.letters[t],
-            (value * 100.0).round() as i64
-        );
-    }
-    text
-}
+use crate::values::calibration::calibration_section;
+use crate::values::figures::{budgets_plot, values_plot};
+use crate::values::run::results::RunResults;
+use crate::values::validation::Validation;
+use crate::values::values_file::values_file;
+use crate::values::values_tables::estimated_values_line;
+use crate::values::values_tables::values_table;
+use crate::values::verdict::VerdictRule;
+use crate::values::verdict_table::verdict_tables;
 
 /// The Markdown report; `name` is the stem of the files beside it.
 pub fn markdown(
@@ -397,8 +34,12 @@ pub fn markdown(
     let types = &header.types;
     let mut text = format!("# Piece values of `{}`\n\n", s.variant);
     let openings = match &s.openings {
-        super::run::DesignOpenings::Book(file) => format!("positions of the book `{}`", file.path),
-        super::run::DesignOpenings::Random { plies } => format!("random {plies}-ply openings"),
+        crate::values::run::settings::DesignOpenings::Book(file) => {
+            format!("positions of the book `{}`", file.path)
+        }
+        crate::values::run::settings::DesignOpenings::Random { plies } => {
+            format!("random {plies}-ply openings")
+        }
     };
     let _ = writeln!(
         text,
@@ -409,7 +50,7 @@ pub fn markdown(
          ply {}. Games end by the rules, at a forced mate both sides see, {}or drawn at ply {}.\n",
         header.engine_version,
         header.search_signature,
-        super::SIGNATURE_DEPTH,
+        crate::values::SIGNATURE_DEPTH,
         s.seed,
         match &s.engine_values {
             Some(file) => format!("the values of `{}`", file.path),
@@ -579,40 +220,6 @@ pub fn markdown(
          simulated experiments in `tuner/tests/verdicts.rs`.\n",
     );
     text
-}
-
-/// One values file of a report: a fit of the largest budget.
-struct ValuesFile<'r> {
-    /// The file's name in the report's folder.
-    file: String,
-    /// Which estimator fitted it.
-    what: &'static str,
-    estimate: &'r Estimate,
-}
-
-/// The values files of a report named `name`: one per fit the largest
-/// budget has (none when its fits failed).
-fn values_files<'r>(results: &'r RunResults, name: &str) -> Vec<ValuesFile<'r>> {
-    let Some(last) = results.budgets.last() else {
-        return Vec::new();
-    };
-    let fits = [
-        (format!("{name}.toml"), "designed experiment", &last.design),
-        (
-            format!("{name}-observational.toml"),
-            "observational fit",
-            &last.observational,
-        ),
-    ];
-    fits.into_iter()
-        .filter_map(|(file, what, fit)| {
-            fit.as_ref().map(|estimate| ValuesFile {
-                file,
-                what,
-                estimate,
-            })
-        })
-        .collect()
 }
 
 /// Writes the report of `results` into `out`: `<name>.md`, `<name>.toml`,

@@ -3,14 +3,15 @@
 //! coverage, and for timing (`cargo bench -p kurier-tuner --bench
 //! values_fit`).
 
-use super::dataset::{Dataset, DatasetInfo, FeatureEntry, PositionRecord, MAX_TYPES};
-use super::design::{candidate_trades, DesignLimits, Trade};
-use super::estimate::ratios;
-use super::features::FeatureSpace;
-use super::fit::sigmoid;
-use super::ordinal::{eta, probabilities, OrdinalRow, BLACK_WINS, DRAW, WHITE_WINS};
 use super::{PieceTypes, Values};
-use crate::openings::Rng;
+use crate::positions::dataset::{Dataset, DatasetInfo, FeatureEntry, PositionRecord, MAX_TYPES};
+use crate::stats::logistic::sigmoid;
+use crate::util::rng::Rng;
+use crate::values::design::{candidate_trades, DesignLimits};
+use crate::values::estimate::ratios;
+use crate::values::features::FeatureSpace;
+use crate::values::ordinal::{eta, probabilities, OrdinalRow, BLACK_WINS, DRAW, WHITE_WINS};
+use crate::values::trade::Trade;
 
 /// A number in `[0, 1)`.
 pub fn uniform(rng: &mut Rng) -> f64 {

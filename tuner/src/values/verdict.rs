@@ -14,10 +14,10 @@
 //! The interval, in pawns, is Fieller's: the values `b` whose linear
 //! hypothesis `w_t - b w_pawn = 0` the fit does not reject at critical
 //! value `c`, `|w_t - b w_pawn| <= c se(w_t - b w_pawn)` with the
-//! sandwich covariance over pairs ([`super::look`]). Unlike a symmetric
+//! sandwich covariance over pairs ([`crate::values::look`]). Unlike a symmetric
 //! interval around the ratio it stays exact when the pawn's weight is
 //! uncertain, and it is unbounded (undecided) when the pawn's weight is
-//! not told from zero. On the common scale ([`super::common_scale`]) the
+//! not told from zero. On the common scale ([`crate::values::common_scale`]) the
 //! interval is the delta method's on the logarithm.
 //!
 //! Error. A wrong verdict needs the interval to miss the true value:
@@ -52,11 +52,11 @@
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
 
-use super::bootstrap::Interval;
-use super::common_scale::log_common_gradient;
-use super::features::FeatureSpace;
-use super::look::Look;
-use super::PieceTypes;
+use crate::stats::bootstrap::Interval;
+use crate::values::common_scale::log_common_gradient;
+use crate::values::features::FeatureSpace;
+use crate::values::look::Look;
+use crate::values::PieceTypes;
 
 /// The familywise error rate unless given.
 pub const DEFAULT_ALPHA: f64 = 0.05;

@@ -1,12 +1,12 @@
 //! The verdict tables that lead every report and the `values` command's
 //! output: per budget, each suggested value confirmed, refuted or
-//! undecided, in pawns and on the common scale ([`super::verdict`]).
+//! undecided, in pawns and on the common scale ([`crate::values::verdict`]).
 
 use std::fmt::Write as _;
 
-use super::report::{reference, with_interval};
-use super::run::{BudgetResult, RunResults};
-use super::verdict::{Family, PieceVerdict, Scale, Schedule, Verdict, VerdictRule};
+use crate::values::report_text::{reference, with_interval};
+use crate::values::run::results::{BudgetResult, RunResults};
+use crate::values::verdict::{Family, PieceVerdict, Scale, Schedule, Verdict, VerdictRule};
 
 /// One budget's verdicts in both families.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,87 @@
+//! Resuming a run and building on a merged one: the journal's header must be
+//! the run's own, or a run's that this one may go on from.
+
+use std::path::Path;
+
+use crate::records::line_journal::{read_lines, LineJournal};
+use crate::util::json_diff::json_differences;
+use crate::values::design_game::DesignGame;
+use crate::values::run::settings::journal_path;
+use crate::values::run::settings::RunHeader;
+use crate::values::run::settings::VALUES_MARK;
+use crate::values::SIGNATURE_DEPTH;
+
+/// Opens the run's journal: a new one headed by `header`, or the
+/// existing one, whose header must agree.
+pub(super) fn open_journal(
+    path: &Path,
+    header: &RunHeader,
+) -> Result<(LineJournal, Vec<DesignGame>), String> {
+    if !path.exists() {
+        return Ok((LineJournal::create(path, VALUES_MARK, header)?, Vec::new()));
+    }
+    let contents = read_lines::<RunHeader, DesignGame>(path, VALUES_MARK)?;
+    check_same_run(&contents.settings, header, path, false)?;
+    eprintln!("resuming the run in {}", path.display());
+    let journal = LineJournal::reopen(path, contents.complete_bytes)?;
+    Ok((journal, contents.entries))
+}
+
+/// Checks that the run recorded at `source` (`recorded`) is the run of
+/// `header`: the same variant, the same settings (but the shard, when
+/// `any_shard`), the same search.
+pub(super) fn check_same_run(
+    recorded: &RunHeader,
+    header: &RunHeader,
+    source: &Path,
+    any_shard: bool,
+) -> Result<(), String> {
+    let (mine, theirs) = if any_shard {
+        (header.settings.unsharded(), recorded.settings.unsharded())
+    } else {
+        (header.settings.clone(), recorded.settings.clone())
+    };
+    if recorded.settings.variant != header.settings.variant {
+        return Err(format!(
+            "{} holds a run of {}, not of {}: use another --out folder",
+            source.display(),
+            recorded.settings.variant,
+            header.settings.variant
+        ));
+    }
+    let differences = json_differences(&theirs, &mine);
+    if !differences.is_empty() {
+        return Err(format!(
+            "{} holds a run with other settings (recorded vs given: {}); use another --out folder \
+             or the same settings",
+            source.display(),
+            differences.join("; ")
+        ));
+    }
+    if recorded.search_signature != header.search_signature {
+        return Err(format!(
+            "{} holds a run played by an engine that searches differently (engine {}, bench \
+             signature {} at depth {SIGNATURE_DEPTH}; this build: {}): its games would mix with \
+             this build's; use the build that started it, or another --out folder",
+            source.display(),
+            recorded.engine_version,
+            recorded.search_signature,
+            header.search_signature
+        ));
+    }
+    Ok(())
+}
+
+/// The games of a merged base folder of the same run.
+pub(super) fn read_base(base: &Path, header: &RunHeader) -> Result<Vec<DesignGame>, String> {
+    let path = journal_path(base);
+    let contents = read_lines::<RunHeader, DesignGame>(&path, VALUES_MARK)?;
+    if contents.settings.settings.shard.is_some() {
+        return Err(format!(
+            "--base {}: a shard's folder; give the folder that `kurier-tune merge` wrote",
+            base.display()
+        ));
+    }
+    check_same_run(&contents.settings, header, &path, true)?;
+    Ok(contents.entries)
+}
