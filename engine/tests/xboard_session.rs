@@ -389,7 +389,7 @@ fn setup_for(engine: &mut Engine, name: &str) -> Vec<String> {
 fn xboard_names_set_up_rules_start_positions() {
     let mut engine = Engine::start(&["xboard"]);
     engine.handshake();
-    // Courier: RULES.md's start, after the four forced moves; XBoard's
+    // Courier: docs/RULES.md's start, after the four forced moves; XBoard's
     // piece types for Kurier's letters (P N B R . F E . . W M ... K);
     // shatranj rules of the game's end (bare king, stalemate loses); the
     // piece commands in the variant file's order, K F M W E B N R P.

@@ -1,10 +1,10 @@
-//! Small positions whose legal moves were counted by hand from `RULES.md`,
+//! Small positions whose legal moves were counted by hand from `docs/RULES.md`,
 //! one group per special rule. The `why` string gives the count piece by
 //! piece; the reference generator (and the engine) must agree with `moves`.
 
 /// One hand-counted position.
 pub struct HandCounted {
-    /// Variant name as in `RULES.md`.
+    /// Variant name as in `docs/RULES.md`.
     pub variant: &'static str,
     /// The position.
     pub fen: &'static str,

@@ -1,5 +1,5 @@
 //! Kurier's integration tests: a naive reference move generator written
-//! from RULES.md alone, hand-counted positions, perft-suite reading,
+//! from docs/RULES.md alone, hand-counted positions, perft-suite reading,
 //! helpers to walk through random games, tactics-suite reading with a
 //! brute-force mate finder, and the import graph of the crates' sources.
 //! The tests themselves are in `tests/`.

@@ -19,9 +19,9 @@
 //! - `material: ...`: a tactic that wins material; too deep for brute
 //!   force, the comment gives the line and why the alternatives fail.
 //!
-//! # The game-end rules, from `RULES.md`
+//! # The game-end rules, from `docs/RULES.md`
 //!
-//! [`outcome`] decides, for the side to move, in the order of RULES.md
+//! [`outcome`] decides, for the side to move, in the order of docs/RULES.md
 //! "Game end, precisely":
 //!
 //! 1. in check with no legal move: checkmate, a loss;
@@ -217,7 +217,7 @@ fn bared<B: Bitboard>(position: &Position<B>, color: Color) -> bool {
     !position.color_pieces(color).several()
 }
 
-/// The game-end rules of RULES.md for the side to move, in their order
+/// The game-end rules of docs/RULES.md for the side to move, in their order
 /// (see the module documentation); `None` while the game goes on.
 /// `repetitions` is how often this position occurred before on the line
 /// (0 for a new one). `legal` must be the position's legal moves.

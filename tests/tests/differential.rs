@@ -1,5 +1,5 @@
 //! The engine against the reference generator (`kurier_tests::reference`,
-//! plain arrays, written from RULES.md alone): in every position reached
+//! plain arrays, written from docs/RULES.md alone): in every position reached
 //! by random play in every variant, and from every hand-counted position,
 //! both must see the same legal moves, and after every one of them write
 //! the same FEN (pieces, side, rights, en passant, clocks).

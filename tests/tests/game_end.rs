@@ -1,5 +1,5 @@
 //! Game end, rule by rule and variant by variant, every expectation taken
-//! from `/work/shared/RULES.md` (the sentence is quoted beside it):
+//! from `docs/RULES.md` (the sentence is quoted beside it):
 //! checkmate, stalemate, K vs K, the bare king and its exception, the
 //! fifty-move rule, threefold repetition (with rights and en passant), and
 //! the order in which "Game end, precisely" applies them.
@@ -27,7 +27,7 @@ const VARIANTS: [&str; 5] = [
     "excoco",
 ];
 
-/// Files and ranks of each variant's board (RULES.md headings).
+/// Files and ranks of each variant's board (docs/RULES.md headings).
 fn size(variant: &str) -> (usize, usize) {
     match variant {
         "chess" => (8, 8),
@@ -38,7 +38,7 @@ fn size(variant: &str) -> (usize, usize) {
 }
 
 /// A FEN: the placement from a piece list (`"Kb6 Rh1 ka8"`, upper case
-/// White, squares as in RULES.md: `l8`, `r10`) and the other fields
+/// White, squares as in docs/RULES.md: `l8`, `r10`) and the other fields
 /// (`rest`: side, rights, en passant, clocks).
 fn fen(variant: &str, pieces: &str, rest: &str) -> String {
     let (files, ranks) = size(variant);

@@ -1,4 +1,4 @@
-//! Tests of the reference move generator: published and RULES.md perft
+//! Tests of the reference move generator: published and docs/RULES.md perft
 //! numbers, FEN round trips, FEN rejection, hand-counted positions.
 
 use kurier_tests::reference::{perft, RefPosition};

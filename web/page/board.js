@@ -21,7 +21,7 @@ const KurierBoard = (() => {
     return node;
   }
 
-  // "e2" <-> {file: 4, rank: 1}, as RULES.md names squares.
+  // "e2" <-> {file: 4, rank: 1}, as docs/RULES.md names squares.
   function squareName(file, rank) {
     return String.fromCharCode(97 + file) + String(rank + 1);
   }

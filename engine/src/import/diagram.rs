@@ -1027,7 +1027,7 @@ rook:R:R:rook:a1,l1,,a8,l8 king:K:K:king:f1,,g8";
         let corrected = SEED_PAGE.replacen(SHATRANJ_PAWN, "", 1);
         let built_in = Variant::built_in("enhanced-courier").unwrap();
         assert_eq!(imported(&corrected).start, built_in.start);
-        // data/perft/enhanced-courier.epd: RULES.md's numbers for depths 1
+        // data/perft/enhanced-courier.epd: docs/RULES.md's numbers for depths 1
         // to 3; depth 4 agreed by the engine and the separate reference
         // generator of tests/src/reference.
         assert_eq!(perfts(&corrected, None, 4), [33, 1_089, 37_428, 1_285_110]);
@@ -1078,7 +1078,7 @@ rook:R:R:rook:a1,l1,,a8,l8 king:K:K:king:f1,,g8";
             "rnebwfkmbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBMKFWBENR w CJcj - 0 1"
         );
         // data/perft/courier-moderno.epd (engine and reference agree;
-        // depths 1-3 are RULES.md's): no castling is possible within four
+        // depths 1-3 are docs/RULES.md's): no castling is possible within four
         // plies, as four pieces stand between each king and rook.
         assert_eq!(
             perfts(COURIER_MODERNO, None, 4),

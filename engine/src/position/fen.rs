@@ -1,4 +1,4 @@
-//! FEN, read and written exactly as RULES.md specifies: placement with
+//! FEN, read and written exactly as docs/RULES.md specifies: placement with
 //! multi-digit empty runs, side, first-move rights (file letters, or
 //! `KQkq` for chess), en-passant squares (all passed squares), clocks.
 

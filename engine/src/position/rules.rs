@@ -1,4 +1,4 @@
-//! How a game ends, in the order of RULES.md ("Game end, precisely"):
+//! How a game ends, in the order of docs/RULES.md ("Game end, precisely"):
 //! checkmate, K vs K, bare king, fifty moves, threefold repetition,
 //! stalemate. [`Position::outcome`] decides a game; search uses
 //! [`Position::rule_outcome`] (rules 2 to 5) and scores mate and stalemate

@@ -1,4 +1,4 @@
-//! Standard algebraic notation (SAN), as RULES.md "Move notation" has it:
+//! Standard algebraic notation (SAN), as docs/RULES.md "Move notation" has it:
 //! the variant's upper-case piece letters (none for pawns), pawn captures
 //! with the origin file (`exd5`), promotion with `=` (`c10=D`),
 //! disambiguation by file, then rank, then square (`Rad1`, `T1c3`,

@@ -91,7 +91,7 @@ pub struct Variant {
     pub pieces: Vec<PieceType>,
     /// What a stalemated side gets.
     pub stalemate: StalemateResult,
-    /// Whether a bared king loses (see RULES.md).
+    /// Whether a bared king loses (see docs/RULES.md).
     pub bare_king: bool,
     /// How the FEN rights field is written.
     pub rights_notation: RightsNotation,

@@ -1,4 +1,4 @@
-//! Reading and writing FEN in the conventions of `RULES.md`.
+//! Reading and writing FEN in the conventions of `docs/RULES.md`.
 
 use super::variant::Variant;
 use super::{Color, RefPosition};

@@ -1,5 +1,5 @@
 //! A deliberately simple reference move generator for the five variants,
-//! written only from `RULES.md`, as the second opinion in differential
+//! written only from `docs/RULES.md`, as the second opinion in differential
 //! tests against the engine.
 //!
 //! Plain arrays (`Vec<Option<(Color, char)>>` indexed by
@@ -64,13 +64,13 @@ impl RefPosition {
         RefPosition::parse_fen(v, fen)
     }
 
-    /// The start position of the variant (the FENs in RULES.md).
+    /// The start position of the variant (the FENs in docs/RULES.md).
     pub fn startpos(variant: &str) -> Result<RefPosition, String> {
         let v = Variant::from_name(variant)?;
         RefPosition::parse_fen(v, v.start_fen())
     }
 
-    /// Writes the FEN exactly in the RULES.md conventions.
+    /// Writes the FEN exactly in the docs/RULES.md conventions.
     pub fn to_fen(&self) -> String {
         self.write_fen()
     }

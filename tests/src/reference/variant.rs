@@ -1,4 +1,4 @@
-//! The five variants as hard-coded tables, written from `RULES.md` only.
+//! The five variants as hard-coded tables, written from `docs/RULES.md` only.
 
 /// Which of the five games a position belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +65,7 @@ const EXCOCO_CASTLING: [Castling; 4] = [
 ];
 
 impl Variant {
-    /// Looks a variant up by its name in `RULES.md`.
+    /// Looks a variant up by its name in `docs/RULES.md`.
     pub(crate) fn from_name(name: &str) -> Result<Variant, String> {
         match name {
             "chess" => Ok(Variant::Chess),

@@ -2,7 +2,7 @@
 //! movetext with move numbers, lines of at most 80 columns), a tolerant
 //! reader, and replaying a read game through the engine's SAN parser.
 //!
-//! Variant games follow RULES.md: the tag `Variant` names the variant,
+//! Variant games follow docs/RULES.md: the tag `Variant` names the variant,
 //! and a game from a set-up position carries `SetUp "1"` and `FEN`.
 
 use std::fmt;

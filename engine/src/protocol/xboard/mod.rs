@@ -21,7 +21,7 @@
 //! applies, is `shatranj` for the bare-king variants (a bared side may
 //! take the last man back, else loses; a stalemated side loses: right for
 //! courier and enhanced-courier, while in courier-moderno XBoard counts
-//! a stalemate, a draw by RULES.md, as a loss) and `fairy` otherwise
+//! a stalemate, a draw by docs/RULES.md, as a loss) and `fairy` otherwise
 //! (chess's rules). A bare-king win is claimed by the bared side (or
 //! after its reply): XBoard would take a claim from the winner, the
 //! moment it bares the king, for a false one.
