@@ -2,19 +2,21 @@
 //! per command, and what each command does with them; the binary only
 //! parses and calls [`run`].
 
+pub mod label;
 pub mod merge;
 pub mod openings;
+pub mod texel;
 pub mod tournament;
 pub mod values;
 
 use clap::{Parser, Subcommand};
 
+use crate::cli::label::LabelArgs;
 use crate::cli::merge::MergeArgs;
 use crate::cli::openings::OpeningsArgs;
+use crate::cli::texel::TexelArgs;
 use crate::cli::tournament::TournamentArgs;
 use crate::cli::values::{ReportArgs, ValuesArgs};
-use crate::texel::label::LabelArgs;
-use crate::texel::tune::TexelArgs;
 use crate::tournament::schedule::Format;
 
 /// Kurier's tuner: tournaments with sound statistics, opening books,
@@ -76,8 +78,8 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Openings(args) => openings::openings_command(args),
         Command::Merge(args) => merge::merge_command(&args),
         Command::Values(args) => values::values_command(&args),
-        Command::Texel(args) => crate::texel::tune::texel_command(&args),
-        Command::Label(args) => crate::texel::label::label_command(&args),
+        Command::Texel(args) => crate::cli::texel::texel_command(&args),
+        Command::Label(args) => crate::cli::label::label_command(&args),
         Command::Report(args) => values::report_command(&args),
     }
 }

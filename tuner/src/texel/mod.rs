@@ -4,6 +4,5 @@
 //! [`scored_positions`]).
 
 pub mod fit;
-pub mod label;
 pub mod scored_positions;
 pub mod tune;

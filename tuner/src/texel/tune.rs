@@ -21,7 +21,7 @@
 //! follows their noise, which once pushed all three weights of courier's
 //! file below zero.
 //!
-//! With `--scored FILE` (written by `kurier-tune label`, [`crate::texel::label`])
+//! With `--scored FILE` (written by `kurier-tune label`, [`crate::cli::label`])
 //! the targets are a labelling engine's search scores instead of the
 //! results alone: each score `s` (White's view) becomes the expected
 //! result `sigmoid(k_s s)`, where `k_s` is fitted to the positions' game
@@ -51,10 +51,9 @@ use rayon::prelude::*;
 use crate::positions::dataset::describe_position;
 use crate::positions::dataset::{Dataset, DatasetInfo, FeatureEntry, PositionRecord};
 use crate::positions::quiet::is_quiet;
-use crate::records::variant_source::VariantArgs;
 use crate::stats::logistic::{loss, Design, Penalty};
 use crate::texel::fit::{fit_design, fit_scale, fit_slope, texel_design};
-use crate::texel::scored_positions::{parse_result, parse_scored, ScoredPosition};
+use crate::texel::scored_positions::{parse_result, ScoredPosition};
 use crate::tournament::journal::{read_journal, GameEntry};
 use crate::util::rng::Rng;
 
@@ -70,39 +69,6 @@ pub struct PositionChoice {
     /// Seed of the choice of positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-}
-
-/// `kurier-tune texel`: fit every evaluation weight to recorded games.
-#[derive(Args, Debug, Clone)]
-pub struct TexelArgs {
-    /// The game.
-    #[command(flatten)]
-    pub variant: VariantArgs,
-    /// Tournament journals (`journal.jsonl`) or run folders holding one;
-    /// games of other variants are skipped.
-    #[arg(required_unless_present = "scored", conflicts_with = "scored")]
-    pub games: Vec<PathBuf>,
-    /// Scored positions (`kurier-tune label`'s files) to fit to instead
-    /// of games (repeatable).
-    #[arg(long)]
-    pub scored: Vec<PathBuf>,
-    /// With --scored: the weight of the game result in each target, 0
-    /// (the score alone) to 1 (the result alone).
-    #[arg(long, default_value_t = 0.0)]
-    pub result_weight: f64,
-    /// The starting weights, a parameter file (`EvalFile` format);
-    /// default: the engine's default parameters of the variant.
-    #[arg(long)]
-    pub params: Option<PathBuf>,
-    /// Which positions of each game.
-    #[command(flatten)]
-    pub choice: PositionChoice,
-    /// L2 pull toward the starting weights, per squared centipawn.
-    #[arg(long, default_value_t = 0.0005)]
-    pub l2: f64,
-    /// Where to write the fitted parameters.
-    #[arg(long)]
-    pub out: PathBuf,
 }
 
 /// What a fit did, for the summary and the tests.
@@ -127,59 +93,6 @@ pub struct TexelSummary {
     pub target_entropy: f64,
     /// The fitted parameters.
     pub params: EvalParams,
-}
-
-/// Runs `kurier-tune texel`.
-pub fn texel_command(args: &TexelArgs) -> Result<(), String> {
-    let (variant, _) = args.variant.load()?;
-    let start = starting_params(&variant, args.params.as_deref())?;
-    let summary = if args.scored.is_empty() {
-        let games = read_games(&variant, &args.games)?;
-        fit_games(&variant, &start, &games, args)?
-    } else {
-        if !(0.0..=1.0).contains(&args.result_weight) {
-            return Err(format!(
-                "--result-weight {}: must be between 0 and 1",
-                args.result_weight
-            ));
-        }
-        let mut scored = Vec::new();
-        for path in &args.scored {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
-            scored.extend(parse_scored(&text, &path.display().to_string())?);
-        }
-        fit_scored(&variant, &start, &scored, args)?
-    };
-    std::fs::write(&args.out, summary.params.to_toml())
-        .map_err(|e| format!("{}: cannot write it: {e}", args.out.display()))?;
-    let scores = summary
-        .score_scale
-        .map(|k| {
-            format!(
-                ", the scores' {k:.5} per cp (result weight {})",
-                args.result_weight
-            )
-        })
-        .unwrap_or_default();
-    println!(
-        "{}: {} positions of {} {}, scale {:.5} per cp{scores}; mean loss {:.5} -> {:.5} \
-         (the targets' own entropy {:.5}); parameters written to {}",
-        variant.name,
-        summary.positions,
-        summary.games,
-        if summary.score_scale.is_some() {
-            "scored positions"
-        } else {
-            "games"
-        },
-        summary.scale,
-        summary.loss_before,
-        summary.loss_after,
-        summary.target_entropy,
-        args.out.display()
-    );
-    Ok(())
 }
 
 /// The weights to start from: `path`'s, or the variant's defaults.
@@ -229,12 +142,13 @@ pub fn fit_games(
     variant: &Variant,
     start: &EvalParams,
     games: &[GameEntry],
-    args: &TexelArgs,
+    choice: &PositionChoice,
+    l2: f64,
 ) -> Result<TexelSummary, String> {
     let game = AnyGame::new(variant.clone()).map_err(|e| e.to_string())?;
     let (records, features, used) = with_game!(&game, g => {
         let evaluator = Evaluator::new(g, start.clone());
-        let chosen = choose_positions(g, &evaluator, games, &args.choice)?;
+        let chosen = choose_positions(g, &evaluator, games, choice)?;
         let used = chosen.iter().filter(|taken| !taken.is_empty()).count();
         let described: Vec<Described> = chosen
             .into_iter()
@@ -244,10 +158,10 @@ pub fn fit_games(
         let (records, features) = split_described(described);
         Ok::<_, String>((records, features, used))
     })?;
-    let dataset = dataset_of(variant, start, &args.choice, records, features, games.len())?;
+    let dataset = dataset_of(variant, start, choice, records, features, games.len())?;
     let design = texel_design(&dataset, start.weights.len());
     let scale = fit_scale(&design, &start.weights).map_err(|e| e.to_string())?;
-    finish_fit(variant, start, &design, scale, None, used, args.l2)
+    finish_fit(variant, start, &design, scale, None, used, l2)
 }
 
 /// Fits the weights of `start` to the scored positions `scored` of
@@ -256,7 +170,9 @@ pub fn fit_scored(
     variant: &Variant,
     start: &EvalParams,
     scored: &[ScoredPosition],
-    args: &TexelArgs,
+    choice: &PositionChoice,
+    l2: f64,
+    result_weight: f64,
 ) -> Result<TexelSummary, String> {
     let game = AnyGame::new(variant.clone()).map_err(|e| e.to_string())?;
     let (records, features, scores) = with_game!(&game, g => {
@@ -281,11 +197,11 @@ pub fn fit_scored(
         Ok::<_, String>((records, features, scores))
     })?;
     let positions = records.len();
-    let dataset = dataset_of(variant, start, &args.choice, records, features, positions)?;
+    let dataset = dataset_of(variant, start, choice, records, features, positions)?;
     let mut design = texel_design(&dataset, start.weights.len());
     let scale = fit_scale(&design, &start.weights).map_err(|e| e.to_string())?;
     let score_scale = fit_slope(&scores, &design).map_err(|e| e.to_string())?;
-    let weight = args.result_weight;
+    let weight = result_weight;
     for (target, score) in design.targets.iter_mut().zip(&scores) {
         let expected = 1.0 / (1.0 + (-score_scale * score).exp());
         *target = weight * *target + (1.0 - weight) * expected;
@@ -297,7 +213,7 @@ pub fn fit_scored(
         scale,
         Some(score_scale),
         scored.len(),
-        args.l2,
+        l2,
     )
 }
 
