@@ -186,6 +186,20 @@ fn every_command_reads_a_variant_file() {
         "{table}"
     );
     assert!(table.contains("| councillor (U) |"), "{table}");
+    // The output leads with the verdict table and ends with the verdicts
+    // in brief, after the values table.
+    assert!(table.starts_with("## Verdicts"), "{table}");
+    let brief = table
+        .find("Verdicts at 60 nodes per move, in pawns: ")
+        .expect("no closing verdicts");
+    assert!(
+        brief > table.rfind("| councillor (U) |").unwrap(),
+        "{table}"
+    );
+    assert!(
+        table[brief..].contains("\nOn the common scale: "),
+        "{table}"
+    );
     let report = dir.join("report");
     let output = tune(&[
         "report",

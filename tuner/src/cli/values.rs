@@ -22,7 +22,7 @@ use crate::values::run::settings::{
 use crate::values::validation::Validation;
 use crate::values::values_tables::values_tables;
 use crate::values::verdict::VerdictRule;
-use crate::values::verdict_table::verdict_tables;
+use crate::values::verdict_table::{verdict_summary, verdict_tables};
 
 /// The verdicts' options of `values` and `report`.
 #[derive(Args, Debug, Clone, Default)]
@@ -132,8 +132,11 @@ pub struct ValuesArgs {
     /// Plies from the start before observational positions are taken.
     #[arg(long, default_value_t = 16)]
     pub skip_plies: u16,
-    /// Games still going after this many plies are drawn.
-    #[arg(long, default_value_t = 400)]
+    /// Games still going after this many plies are drawn (high enough
+    /// that few games reach it: ExCoCo's games capped at 400 plies were
+    /// mostly won ones, and drawing them told the fit that material
+    /// hardly matters).
+    #[arg(long, default_value_t = 1000)]
     pub max_plies: usize,
     /// Also end a game when both sides agree for --resign-moves moves
     /// that one is this many centipawns ahead (the engine's own scores;
@@ -278,7 +281,8 @@ pub fn default_folder(variant: &str, quick: bool, shard: Option<Shard>) -> PathB
         .join(format!("{variant}{quick}{shard}"))
 }
 
-/// Runs `kurier-tune values`: the run, then the values table on stdout.
+/// Runs `kurier-tune values`: the run, then on stdout its verdicts, the
+/// values table, and the verdicts again in brief.
 pub fn values_command(args: &ValuesArgs) -> Result<(), String> {
     let settings = args.settings()?;
     let folder = args.folder(&settings.variant)?;
@@ -296,6 +300,9 @@ pub fn values_command(args: &ValuesArgs) -> Result<(), String> {
     let rule = args.verdicts.rule(settings.until_verdicts)?;
     print!("{}", verdict_tables(&results, &rule));
     print!("{}", values_tables(&results));
+    if let Some(summary) = verdict_summary(&results, &rule) {
+        print!("\n{summary}");
+    }
     println!(
         "\n{:.0} s. Journal: {}; report: kurier-tune report --run {}",
         started.elapsed().as_secs_f64(),

@@ -232,6 +232,22 @@ fn budgets_verdict_table(results: &RunResults, all: &[BudgetVerdicts]) -> String
     text
 }
 
+/// The last lines of the `values` command: the largest budget's
+/// verdicts in two sentences, so that a run's output ends with its
+/// answer; `None` without looks.
+pub fn verdict_summary(results: &RunResults, rule: &VerdictRule) -> Option<String> {
+    let budget = results.budgets.last()?;
+    let verdicts = budget_verdicts(results, budget, rule)?;
+    Some(format!(
+        "Verdicts at {} nodes per move, in pawns: {}.
+On the common scale: {}.
+",
+        verdicts.nodes,
+        summary(results, &verdicts.pawns),
+        summary(results, &verdicts.common)
+    ))
+}
+
 /// Every verdict table of a run: the largest budget's in full, then (with
 /// several budgets) the verdicts against the budget. Results without
 /// looks say so.
