@@ -9,33 +9,28 @@
 //! take one (so that the scale, logit per pawn, is measured too). Each
 //! trade is played as a pair of games, A with White and A with Black.
 //!
-//! Which trades: greedy optimal design toward the value furthest from
-//! its goal. Each value `v_t` has a half-width it needs, `h_t`: its
-//! target ([`design_weights`], `u_t = 1 / h_t^2`), or in a run that
-//! decides verdicts the distance to the end of its band (none for a
-//! decided piece, [`crate::values::verdict::Focus::weights`]). The games
-//! the experiment needs are set by the largest `r_t = Var(v_t) / h_t^2`
-//! (the values' variances by the delta method), so the design minimises
-//! `sum_t r_t^(p+1)` with `p` = [`FOCUS_POWER`], a smooth stand-in for
-//! the largest (a plain sum, `p = 0`, spends games on values already
-//! well within their targets while the queen's sets the cost). With the
-//! current estimate `theta` and the precision (inverse covariance) of
-//! the games played so far plus a weak prior, each candidate pair adds
-//! its Fisher information `I_c` ([`game_information`] of its two
-//! games); the next pair is the candidate that most reduces the
-//! criterion, to first order `tr(Sigma G Sigma I_c)` with `G = sum_t u_t
-//! (r_t / max r)^p g_t g_t^T`; the precision then grows by `I_c` and the
-//! next pick follows. Balanced trades of well-known pieces add little;
-//! the design moves toward the trades whose result is least certain
-//! where the value that limits the run is least known. Deterministic:
-//! ties go to the earlier candidate.
+//! Which trades: greedy optimal design. With the current estimate
+//! `theta` and the precision (inverse covariance) of the games played so
+//! far plus a weak prior, each candidate pair adds its Fisher information
+//! `I_c` ([`game_information`] of its two games); the next pair is the
+//! candidate that most reduces `sum_t u_t Var(v_t)`, the values'
+//! variances (delta method) weighted by `u_t`, to first order `tr(Sigma
+//! G Sigma I_c)`; the precision then grows by `I_c` and the next pick
+//! follows. The weights: `1 / target_t^2`, the values against their
+//! target half-widths ([`design_weights`]), or in a run that decides
+//! verdicts, what it must still decide (none for a decided piece,
+//! [`crate::values::verdict::Focus::weights`]). Balanced trades of well-known
+//! pieces add little; the design moves toward the trades whose result is
+//! least certain where the values are least known. Deterministic: ties
+//! go to the earlier candidate.
 
 use crate::values::estimate::ratios;
 use crate::values::features::FeatureSpace;
 use crate::values::look::Look;
+#[cfg(test)]
+use crate::values::ordinal::quadratic_form;
 use crate::values::ordinal::{
-    fit_ordinal_with_prior, game_information, invert, parameters, quadratic_form, ratio_gradient,
-    OrdinalRow, Prior,
+    fit_ordinal_with_prior, game_information, invert, parameters, ratio_gradient, OrdinalRow, Prior,
 };
 use crate::values::trade::Trade;
 use crate::values::verdict::{Family, Focus, Schedule};
@@ -194,20 +189,9 @@ pub fn design_weights(space: &FeatureSpace, theta: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// How hard the design leans toward the value furthest from its goal:
-/// the power `p` of the module documentation. With ExCoCo's values at
-/// 4,000 nodes the information model predicts that a design of 480 pairs
-/// leaves every value within its target after 10,069 games with `p = 0`
-/// (the queen limits; the rook needs 6,737, the bishop 5,044) and 7,463
-/// with `p = 8` (the queen 7,463, the rook 6,031); larger powers gain
-/// little more (7,321 at 16).
-pub const FOCUS_POWER: f64 = 8.0;
-
 /// Chooses `pairs` trades from `candidates` by the greedy rule of the
-/// module documentation, at `theta` with the `precision` so far, the
-/// columns' `weights` (`1 / h^2`) and the focus `power`
-/// ([`FOCUS_POWER`]; 0 weighs every value by its goal alone).
-#[allow(clippy::too_many_arguments)]
+/// module documentation, at `theta` with the `precision` so far and the
+/// columns' `weights`.
 pub fn choose_trades(
     candidates: &[Trade],
     space: &FeatureSpace,
@@ -215,7 +199,6 @@ pub fn choose_trades(
     theta: &[f64],
     precision: &[f64],
     weights: &[f64],
-    power: f64,
     pairs: usize,
 ) -> Result<Vec<Trade>, String> {
     if candidates.is_empty() {
@@ -245,27 +228,14 @@ pub fn choose_trades(
     for _ in 0..pairs {
         let sigma =
             invert(&precision, n).ok_or("the design's precision matrix is singular".to_string())?;
-        // M = sum_t u_t (r_t / max r)^p Sigma g_t g_t^T Sigma.
-        let gradients: Vec<Vec<f64>> = measured
-            .iter()
-            .map(|&c| ratio_gradient(theta, c, space.pawn_column))
-            .collect();
-        let needs: Vec<f64> = measured
-            .iter()
-            .zip(&gradients)
-            .map(|(&c, g)| weights[c] * quadratic_form(g, &sigma))
-            .collect();
-        let most = needs.iter().copied().fold(0.0, f64::max);
+        // M = sum_t weight_t Sigma g_t g_t^T Sigma.
         let mut m = vec![0.0; n * n];
-        for ((&c, g), need) in measured.iter().zip(&gradients).zip(&needs) {
+        for &c in &measured {
+            let g = ratio_gradient(theta, c, space.pawn_column);
             let u: Vec<f64> = (0..n)
                 .map(|i| (0..n).map(|j| sigma[i * n + j] * g[j]).sum())
                 .collect();
-            let weight = if most > 0.0 {
-                weights[c] * (need / most).powf(power)
-            } else {
-                weights[c]
-            };
+            let weight = weights[c];
             for i in 0..n {
                 for j in 0..n {
                     m[i * n + j] += weight * u[i] * u[j];
@@ -368,7 +338,6 @@ impl BatchDesign<'_> {
             &theta,
             &precision,
             &weights,
-            FOCUS_POWER,
             self.pairs,
         )
     }
@@ -462,7 +431,6 @@ mod tests {
                 &theta,
                 &precision,
                 &weights,
-                FOCUS_POWER,
                 60,
             )
             .unwrap()
@@ -491,7 +459,6 @@ mod tests {
         space: &FeatureSpace,
         men: &[usize],
         theta: &[f64],
-        values: &[f64],
         chosen: &[Trade],
     ) -> f64 {
         let n = theta.len();
@@ -507,24 +474,28 @@ mod tests {
         }
         let sigma = invert(&information, n).unwrap();
         let games = 2.0 * chosen.len() as f64;
+        let unit = theta[space.pawn_column];
         types
             .pieces()
             .into_iter()
             .map(|t| {
-                let g = ratio_gradient(theta, space.value_column(t).unwrap(), space.pawn_column);
+                let column = space.value_column(t).unwrap();
+                let g = ratio_gradient(theta, column, space.pawn_column);
                 let half_width = 1.96 * quadratic_form(&g, &sigma).sqrt();
-                (half_width / target_half_width(values[t])).powi(2) * games
+                (half_width / target_half_width(theta[column] / unit)).powi(2) * games
             })
             .fold(0.0, f64::max)
     }
 
     #[test]
-    fn leaning_toward_the_furthest_value_needs_fewer_games() {
+    fn trades_of_more_pawns_pin_the_unit_and_every_value_with_it() {
         // ExCoCo with the values measured at 4,000 nodes (1,000-ply cap,
         // reports/journals/excoco-4000-seed7-efficiency-cap1000.jsonl.xz):
-        // 0.36 logit per pawn, a draw margin of 0.97 pawn. The queen, to
-        // 3% of 13.6, is hardest; a plain sum of the values' variances
-        // over their targets leaves it furthest behind.
+        // 0.36 logit per pawn, a draw margin of 0.97 pawn, 18 pawns a
+        // side. Every value is a ratio to the pawn; trades of up to eight
+        // pawns measure the pawn, and so every value, far better than
+        // trades of up to four (by this model: 10,069 games against
+        // 5,042 for 480 pairs).
         let variant = Variant::built_in("excoco").unwrap();
         let types = PieceTypes::of(&variant).unwrap();
         let space = FeatureSpace::new(&types, Vec::new());
@@ -554,34 +525,26 @@ mod tests {
                 _ => 2,
             };
         }
-        let limits = DesignLimits {
-            men: men.clone(),
-            pawns_per_side: 4,
-        };
         let mut theta: Vec<f64> = space.valued.iter().map(|&t| 0.36 * values[t]).collect();
         theta.extend([0.05 * 0.36, 0.97 * 0.36]);
-        let candidates = candidate_trades(&types, &space, &values, &[], &limits);
         let precision = prior_precision(&space, &values);
         let weights = design_weights(&space, &theta);
-        let games = |power: f64| {
-            let chosen = choose_trades(
-                &candidates,
-                &space,
-                &men,
-                &theta,
-                &precision,
-                &weights,
-                power,
-                240,
-            )
-            .unwrap();
-            games_to_targets(&types, &space, &men, &theta, &values, &chosen)
+        let games = |pawns_per_side: usize| {
+            let limits = DesignLimits {
+                men: men.clone(),
+                pawns_per_side,
+            };
+            let candidates = candidate_trades(&types, &space, &values, &[], &limits);
+            let chosen =
+                choose_trades(&candidates, &space, &men, &theta, &precision, &weights, 240)
+                    .unwrap();
+            games_to_targets(&types, &space, &men, &theta, &chosen)
         };
-        let plain = games(0.0);
-        let focused = games(FOCUS_POWER);
+        let four = games(4);
+        let eight = games(8);
         assert!(
-            focused < 0.85 * plain,
-            "focused {focused:.0} games, plain {plain:.0}"
+            eight < 0.6 * four,
+            "8 pawns {eight:.0} games, 4 pawns {four:.0}"
         );
     }
 }

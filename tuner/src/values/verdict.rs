@@ -445,10 +445,8 @@ impl Focus<'_> {
     /// undecided piece `1 / d^2`, `d` the distance from its estimate to
     /// the nearer end of its band (the half-width that would decide it),
     /// at least a third of the tolerance, so that a value on an end of
-    /// its band, which no run can decide, is pursued only as far as one
-    /// a third of the tolerance inside it (the design leans toward the
-    /// undecided value furthest from its half-width,
-    /// [`crate::values::design::FOCUS_POWER`]).
+    /// its band, which no run can decide, takes at most nine times the
+    /// attention of one in the middle.
     pub fn weights(&self, values: &[f64]) -> Vec<f64> {
         let family = &self.family;
         let mut weights = vec![0.0; family.space.columns()];

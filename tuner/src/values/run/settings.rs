@@ -19,11 +19,11 @@ use crate::values::{values_of, PieceTypes, Values};
 /// The most pawns a trade takes from one side (and never more than half
 /// of a side's pawns). Every value is a ratio to the pawn, so the pawn's
 /// own coefficient sets much of every interval: trades of more pawns
-/// measure it better (at ExCoCo, with eighteen pawns a side, the
-/// information model predicts 4,845 games to every value's target with
-/// up to eight against 7,463 with up to four). The price is the
-/// assumption that pawns add up over larger imbalances, which the
-/// reports check by comparing runs.
+/// measure it better: at ExCoCo (eighteen pawns a side), simulated runs
+/// of the adaptive design (4 batches of 120 pairs, the model's own
+/// games) need 5,251 games on average to every value's target with up
+/// to eight, 10,746 with up to four (`tuner/tests/design_efficiency.rs`). The price is the assumption that
+/// pawns add up over larger imbalances.
 pub const MAX_PAWNS_PER_SIDE: usize = 8;
 
 /// The mark of a values run's journal.
