@@ -187,17 +187,14 @@ fn every_command_reads_a_variant_file() {
     );
     assert!(table.contains("| councillor (U) |"), "{table}");
     // The output leads with the verdict table and ends with the verdicts
-    // in brief, after the values table.
-    assert!(table.starts_with("## Verdicts"), "{table}");
+    // in brief, after the values table: eight games are too few for a fit
+    // after each batch, and both say so.
+    assert!(table.starts_with("## Verdicts\n\nNo verdicts"), "{table}");
     let brief = table
-        .find("Verdicts at 60 nodes per move, in pawns: ")
+        .find("No verdicts at 60 nodes per move: no fit of its games succeeded")
         .expect("no closing verdicts");
     assert!(
         brief > table.rfind("| councillor (U) |").unwrap(),
-        "{table}"
-    );
-    assert!(
-        table[brief..].contains("\nOn the common scale: "),
         "{table}"
     );
     let report = dir.join("report");

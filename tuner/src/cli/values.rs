@@ -300,9 +300,7 @@ pub fn values_command(args: &ValuesArgs) -> Result<(), String> {
     let rule = args.verdicts.rule(settings.until_verdicts)?;
     print!("{}", verdict_tables(&results, &rule));
     print!("{}", values_tables(&results));
-    if let Some(summary) = verdict_summary(&results, &rule) {
-        print!("\n{summary}");
-    }
+    print!("\n{}", verdict_summary(&results, &rule));
     println!(
         "\n{:.0} s. Journal: {}; report: kurier-tune report --run {}",
         started.elapsed().as_secs_f64(),

@@ -234,18 +234,23 @@ fn budgets_verdict_table(results: &RunResults, all: &[BudgetVerdicts]) -> String
 
 /// The last lines of the `values` command: the largest budget's
 /// verdicts in two sentences, so that a run's output ends with its
-/// answer; `None` without looks.
-pub fn verdict_summary(results: &RunResults, rule: &VerdictRule) -> Option<String> {
-    let budget = results.budgets.last()?;
-    let verdicts = budget_verdicts(results, budget, rule)?;
-    Some(format!(
-        "Verdicts at {} nodes per move, in pawns: {}.
-On the common scale: {}.
-",
-        verdicts.nodes,
-        summary(results, &verdicts.pawns),
-        summary(results, &verdicts.common)
-    ))
+/// answer (or says that it has none).
+pub fn verdict_summary(results: &RunResults, rule: &VerdictRule) -> String {
+    let Some(budget) = results.budgets.last() else {
+        return "No verdicts: the run has no budget.\n".to_string();
+    };
+    match budget_verdicts(results, budget, rule) {
+        Some(verdicts) => format!(
+            "Verdicts at {} nodes per move, in pawns: {}.\nOn the common scale: {}.\n",
+            verdicts.nodes,
+            summary(results, &verdicts.pawns),
+            summary(results, &verdicts.common)
+        ),
+        None => format!(
+            "No verdicts at {} nodes per move: no fit of its games succeeded (too few games?).\n",
+            budget.nodes
+        ),
+    }
 }
 
 /// Every verdict table of a run: the largest budget's in full, then (with
