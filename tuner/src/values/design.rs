@@ -27,8 +27,6 @@
 use crate::values::estimate::ratios;
 use crate::values::features::FeatureSpace;
 use crate::values::look::Look;
-#[cfg(test)]
-use crate::values::ordinal::quadratic_form;
 use crate::values::ordinal::{
     fit_ordinal_with_prior, game_information, invert, parameters, ratio_gradient, OrdinalRow, Prior,
 };
@@ -346,6 +344,7 @@ impl BatchDesign<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::values::ordinal::quadratic_form;
     use kurier_engine::variant::definition::Variant;
 
     fn chess() -> (PieceTypes, FeatureSpace, DesignLimits, Vec<f64>) {
@@ -495,7 +494,7 @@ mod tests {
         // side. Every value is a ratio to the pawn; trades of up to eight
         // pawns measure the pawn, and so every value, far better than
         // trades of up to four (by this model: 10,069 games against
-        // 5,042 for 480 pairs).
+        // 5,042 for a design of 480 pairs; this test designs 240).
         let variant = Variant::built_in("excoco").unwrap();
         let types = PieceTypes::of(&variant).unwrap();
         let space = FeatureSpace::new(&types, Vec::new());
