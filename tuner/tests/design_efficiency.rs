@@ -3,20 +3,15 @@
 //! fit of the ones before, under the design's prior around the engine's
 //! values) against the model's own games at known values, measured by the
 //! report's estimator (the games every value's target needs,
-//! [`Efficiency`]). Twelve seconds on two cores; the figures:
+//! [`Efficiency`]). A few seconds on two cores; the figures:
 //! `cargo test --release -p kurier-tuner --test design_efficiency -- --nocapture`.
 
 use kurier_engine::variant::definition::Variant;
-use kurier_tuner::values::design::{
-    candidate_trades, choose_trades, design_weights, prior_precision, prior_theta, DesignLimits,
-};
+use kurier_tuner::values::design::{BatchDesign, DesignLimits};
 use kurier_tuner::values::efficiency::Efficiency;
-use kurier_tuner::values::estimate::ratios;
+use kurier_tuner::values::experiment::design_estimate;
 use kurier_tuner::values::features::FeatureSpace;
-use kurier_tuner::values::ordinal::{
-    covariance, fit_ordinal, fit_ordinal_with_prior, quadratic_form, ratio_gradient, OrdinalRow,
-    Prior,
-};
+use kurier_tuner::values::ordinal::OrdinalRow;
 use kurier_tuner::values::synthetic::synthetic_pairs;
 use kurier_tuner::values::PieceTypes;
 use rayon::prelude::*;
@@ -67,7 +62,7 @@ fn one_run(pawns_per_side: usize, batches: u64, pairs: usize, seed: u64) -> f64 
         };
     }
     let limits = DesignLimits {
-        men: men.clone(),
+        men,
         pawns_per_side,
     };
     let mut truth: Vec<f64> = space
@@ -76,30 +71,17 @@ fn one_run(pawns_per_side: usize, batches: u64, pairs: usize, seed: u64) -> f64 
         .map(|&t| SCALE * truth_values[t])
         .collect();
     truth.extend([0.0, SCALE * DRAW_MARGIN]);
-    let prior = Prior {
-        mean: prior_theta(&space, &engine),
-        precision: prior_precision(&space, &engine),
+    let design = BatchDesign {
+        types: &types,
+        space: &space,
+        engine_values: &engine,
+        limits: &limits,
+        pairs,
+        until: None,
     };
     let mut rows: Vec<OrdinalRow> = Vec::new();
     for batch in 1..=batches {
-        let (theta, precision) =
-            match fit_ordinal_with_prior(&rows, space.columns(), None, None, Some(&prior)) {
-                Ok(fit) if fit.theta[space.pawn_column] > 0.0 => (fit.theta, fit.hessian),
-                _ => (prior.mean.clone(), prior.precision.clone()),
-            };
-        let (values, pair_values) = ratios(&space, &theta, types.letters.len());
-        let candidates = candidate_trades(&types, &space, &values, &pair_values, &limits);
-        let weights = design_weights(&space, &theta);
-        let trades = choose_trades(
-            &candidates,
-            &space,
-            &men,
-            &theta,
-            &precision,
-            &weights,
-            pairs,
-        )
-        .unwrap();
+        let trades = design.trades(&rows, &[]).unwrap();
         let first = (rows.len() / 2) as u32;
         rows.extend(synthetic_pairs(
             &space,
@@ -111,18 +93,15 @@ fn one_run(pawns_per_side: usize, batches: u64, pairs: usize, seed: u64) -> f64 
             seed * 100 + batch,
         ));
     }
-    let fit = fit_ordinal(&rows, space.columns(), None, None).unwrap();
-    let sandwich = covariance(&rows, &fit, true).unwrap();
-    let unit = fit.theta[space.pawn_column];
-    let mut half_widths = vec![None; types.letters.len()];
-    let mut values = vec![0.0; types.letters.len()];
-    for t in types.pieces() {
-        let column = space.value_column(t).unwrap();
-        let g = ratio_gradient(&fit.theta, column, space.pawn_column);
-        half_widths[t] = Some(1.96 * quadratic_form(&g, &sandwich).sqrt());
-        values[t] = fit.theta[column] / unit;
-    }
-    Efficiency::of(&types, rows.len(), &half_widths, &values, 0.0, 0.0)
+    // The report's estimator: the fit's curvature (sandwich over pairs)
+    // half-widths.
+    let estimate = design_estimate(&rows, &space, &types, None, 0, 0).unwrap();
+    let half_widths: Vec<Option<f64>> = estimate
+        .curvature
+        .iter()
+        .map(|interval| interval.map(|i| (i.high - i.low) / 2.0))
+        .collect();
+    Efficiency::of(&types, rows.len(), &half_widths, &estimate.values, 0.0, 0.0)
         .unwrap()
         .games_to_target
 }

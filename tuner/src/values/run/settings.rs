@@ -22,8 +22,9 @@ use crate::values::{values_of, PieceTypes, Values};
 /// measure it better: at ExCoCo (eighteen pawns a side), simulated runs
 /// of the adaptive design (4 batches of 120 pairs, the model's own
 /// games) need 5,251 games on average to every value's target with up
-/// to eight, 10,746 with up to four (`tuner/tests/design_efficiency.rs`). The price is the assumption that
-/// pawns add up over larger imbalances.
+/// to eight, 10,745 with up to four (`tuner/tests/design_efficiency.rs`).
+/// The price is the assumption that pawns add up over larger imbalances
+/// (`tuner/tests/pawn_additivity.rs` checks it on real games).
 pub const MAX_PAWNS_PER_SIDE: usize = 8;
 
 /// The mark of a values run's journal.
