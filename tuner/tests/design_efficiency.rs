@@ -11,6 +11,7 @@ use kurier_tuner::values::design::{BatchDesign, DesignLimits};
 use kurier_tuner::values::efficiency::Efficiency;
 use kurier_tuner::values::experiment::design_estimate;
 use kurier_tuner::values::features::FeatureSpace;
+use kurier_tuner::values::look::Look;
 use kurier_tuner::values::ordinal::OrdinalRow;
 use kurier_tuner::values::synthetic::synthetic_pairs;
 use kurier_tuner::values::PieceTypes;
@@ -93,17 +94,21 @@ fn one_run(pawns_per_side: usize, batches: u64, pairs: usize, seed: u64) -> f64 
             seed * 100 + batch,
         ));
     }
-    // The report's estimator: the fit's curvature (sandwich over pairs)
-    // half-widths.
+    // The report's estimator, as `values/run/results.rs` applies it: the
+    // last look's half-widths (curvature, sandwich over pairs) at the
+    // fitted values.
+    let look = Look::of(&rows, space.columns(), batches as u32).unwrap();
     let estimate = design_estimate(&rows, &space, &types, None, 0, 0).unwrap();
-    let half_widths: Vec<Option<f64>> = estimate
-        .curvature
-        .iter()
-        .map(|interval| interval.map(|i| (i.high - i.low) / 2.0))
-        .collect();
-    Efficiency::of(&types, rows.len(), &half_widths, &estimate.values, 0.0, 0.0)
-        .unwrap()
-        .games_to_target
+    Efficiency::of(
+        &types,
+        rows.len(),
+        &look.half_widths(&space, &types),
+        &estimate.values,
+        0.0,
+        0.0,
+    )
+    .unwrap()
+    .games_to_target
 }
 
 #[test]
