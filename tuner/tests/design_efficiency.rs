@@ -1,135 +1,309 @@
-//! What the designed experiment's trades cost, on simulated ExCoCo runs:
-//! the adaptive design of `kurier-tune values` (batches designed from the
+//! Simulated ExCoCo runs at the parameters measured at 4,000 nodes: the
+//! adaptive design of `kurier-tune values` (batches designed from the
 //! fit of the ones before, under the design's prior around the engine's
-//! values) against the model's own games at known values, measured by the
-//! report's estimator (the games every value's target needs,
-//! [`Efficiency`]). A few seconds on two cores; the figures:
-//! `cargo test --release -p kurier-tuner --test design_efficiency -- --nocapture`.
+//! values) against the model's own games at known values.
+//!
+//! - What its trades cost: the games every value's target needs
+//!   ([`Efficiency`]), at the true values (the covariance the model
+//!   predicts for the games played, [`Look::predicted`]: the design's
+//!   worth without the fit's noise) and by each run's own fit. A few
+//!   seconds: `cargo test --release -p kurier-tuner --test
+//!   design_efficiency -- --nocapture`.
+//! - What its verdicts and intervals are worth at ExCoCo's low scale
+//!   (0.18 logit per pawn; the chess simulations of `verdicts.rs` use
+//!   1.0): the real run's settings, `--until-verdicts`, 12 batches of
+//!   240 pairs, 100 times (`--ignored`, about 15 minutes on one core).
 
 use kurier_engine::variant::definition::Variant;
-use kurier_tuner::values::design::{BatchDesign, DesignLimits};
+use kurier_tuner::values::design::{BatchDesign, DesignLimits, Until};
 use kurier_tuner::values::efficiency::Efficiency;
 use kurier_tuner::values::experiment::design_estimate;
 use kurier_tuner::values::features::FeatureSpace;
-use kurier_tuner::values::look::Look;
+use kurier_tuner::values::look::{looks, Look};
 use kurier_tuner::values::ordinal::OrdinalRow;
 use kurier_tuner::values::synthetic::synthetic_pairs;
+use kurier_tuner::values::verdict::{default_tolerance, Family, Scale, Schedule, Verdict};
 use kurier_tuner::values::PieceTypes;
 use rayon::prelude::*;
 
 /// ExCoCo's men: (letter, true value in pawns, the value the engine
-/// plays), the true values as measured at 4,000 nodes with trades of up
-/// to eight pawns (bench/README.md, "Experiment efficiency"), the
-/// engine's as `data/params/excoco.toml` plays them.
-const EXCOCO: [(char, f64, f64); 14] = [
-    ('Q', 13.86, 15.07),
-    ('R', 6.31, 7.59),
-    ('B', 4.9, 6.43),
-    ('N', 4.55, 3.87),
-    ('V', 3.64, 3.74),
-    ('T', 4.09, 5.2),
-    ('D', 6.94, 8.02),
-    ('G', 2.43, 3.62),
-    ('H', 6.53, 7.88),
-    ('E', 3.27, 3.16),
-    ('M', 2.77, 2.41),
-    ('S', 2.75, 4.55),
-    ('C', 5.98, 7.93),
-    ('P', 1.0, 1.0),
+/// plays, the suggested value). The true values are the pooled fit of
+/// 6,240 games at 4,000 nodes (1,000-ply cap; `design_at_pooled.rs` on
+/// the journals of bench/README.md, "Experiment efficiency"); the
+/// engine's as `data/params/excoco.toml` plays them; the suggested ones
+/// the inventor's (RULES.md). The rook's 6.28 is a measurement, not 2 pi.
+#[allow(clippy::approx_constant)]
+const EXCOCO: [(char, f64, f64, f64); 14] = [
+    ('Q', 12.96, 15.07, 12.0),
+    ('R', 6.28, 7.59, 7.0),
+    ('B', 4.29, 6.43, 5.0),
+    ('N', 2.70, 3.87, 3.0),
+    ('V', 2.93, 3.74, 2.0),
+    ('T', 2.96, 5.2, 4.0),
+    ('D', 6.11, 8.02, 6.0),
+    ('G', 1.99, 3.62, 3.0),
+    ('H', 5.28, 7.88, 6.0),
+    ('E', 1.93, 3.16, 2.0),
+    ('M', 2.49, 2.41, 2.0),
+    ('S', 2.31, 4.55, 4.0),
+    ('C', 5.19, 7.93, 6.0),
+    ('P', 1.0, 1.0, 1.0),
 ];
 
-/// Logit per pawn and draw margin (pawns) of the simulated games.
-const SCALE: f64 = 0.3;
-const DRAW_MARGIN: f64 = 1.5;
+/// Logit per pawn and draw margin (pawns) of the simulated games, the
+/// same pooled fit's.
+const SCALE: f64 = 0.183;
+const DRAW_MARGIN: f64 = 2.03;
 
-/// Games every value's target needs after one simulated run of
-/// `batches` batches of `pairs` pairs, trades of at most
-/// `pawns_per_side` pawns a side.
-fn one_run(pawns_per_side: usize, batches: u64, pairs: usize, seed: u64) -> f64 {
-    let variant = Variant::built_in("excoco").unwrap();
-    let types = PieceTypes::of(&variant).unwrap();
-    let space = FeatureSpace::new(&types, Vec::new());
-    let mut men = vec![0; types.letters.len()];
-    let mut truth_values = vec![0.0; types.letters.len()];
-    let mut engine = vec![0.0; types.letters.len()];
-    for (letter, truth, plays) in EXCOCO {
-        let t = variant.type_of_letter(letter).unwrap();
-        truth_values[t] = truth;
-        engine[t] = plays;
-        men[t] = match letter {
-            'Q' => 1,
-            'P' => 18,
-            _ => 2,
+/// Correlation of a pair's two games (as in `tests/values.rs`).
+const CORRELATION: f64 = 0.3;
+
+/// The familywise error rate of the verdicts.
+const ALPHA: f64 = 0.05;
+
+/// ExCoCo as the simulations see it.
+struct Excoco {
+    types: PieceTypes,
+    space: FeatureSpace,
+    limits: DesignLimits,
+    /// True, engine's and suggested values, pawns by type.
+    truth_values: Vec<f64>,
+    engine: Vec<f64>,
+    suggested: Vec<f64>,
+    /// The model's true parameters.
+    truth: Vec<f64>,
+}
+
+impl Excoco {
+    fn new(pawns_per_side: usize) -> Excoco {
+        let variant = Variant::built_in("excoco").unwrap();
+        let types = PieceTypes::of(&variant).unwrap();
+        let space = FeatureSpace::new(&types, Vec::new());
+        let n = types.letters.len();
+        let (mut men, mut truth_values, mut engine, mut suggested) =
+            (vec![0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        for (letter, truth, plays, suggests) in EXCOCO {
+            let t = variant.type_of_letter(letter).unwrap();
+            truth_values[t] = truth;
+            engine[t] = plays;
+            suggested[t] = suggests;
+            men[t] = match letter {
+                'Q' => 1,
+                'P' => 18,
+                _ => 2,
+            };
+        }
+        let mut truth: Vec<f64> = space
+            .valued
+            .iter()
+            .map(|&t| SCALE * truth_values[t])
+            .collect();
+        truth.extend([0.0, SCALE * DRAW_MARGIN]);
+        Excoco {
+            types,
+            space,
+            limits: DesignLimits {
+                men,
+                pawns_per_side,
+            },
+            truth_values,
+            engine,
+            suggested,
+            truth,
+        }
+    }
+
+    fn family(&self) -> Family<'_> {
+        Family {
+            space: &self.space,
+            types: &self.types,
+            suggested: &self.suggested,
+            tolerance: default_tolerance(&self.suggested, &self.types.valued()),
+            scale: Scale::Pawns,
+        }
+    }
+
+    /// One simulated run of at most `batches` batches of `pairs` pairs
+    /// (until every verdict is in, with `until`): its games and its looks.
+    fn run(
+        &self,
+        batches: u32,
+        pairs: usize,
+        until: bool,
+        seed: u64,
+    ) -> (Vec<OrdinalRow>, Vec<Look>) {
+        let design = BatchDesign {
+            types: &self.types,
+            space: &self.space,
+            engine_values: &self.engine,
+            limits: &self.limits,
+            pairs,
+            until: until.then(|| Until {
+                family: self.family(),
+                alpha: ALPHA,
+                batches,
+            }),
         };
+        let mut rows: Vec<OrdinalRow> = Vec::new();
+        let mut ends = Vec::new();
+        let mut run_looks = Vec::new();
+        for batch in 1..=batches {
+            let trades = design.trades(&rows, &run_looks).unwrap();
+            if trades.is_empty() {
+                break;
+            }
+            let first = (rows.len() / 2) as u32;
+            rows.extend(synthetic_pairs(
+                &self.space,
+                &self.limits,
+                &self.truth,
+                &trades,
+                CORRELATION,
+                first,
+                seed * 100 + u64::from(batch),
+            ));
+            ends.push((batch, rows.len()));
+            run_looks = looks(&rows, &ends, self.space.columns());
+        }
+        (rows, run_looks)
     }
-    let limits = DesignLimits {
-        men,
-        pawns_per_side,
-    };
-    let mut truth: Vec<f64> = space
-        .valued
-        .iter()
-        .map(|&t| SCALE * truth_values[t])
-        .collect();
-    truth.extend([0.0, SCALE * DRAW_MARGIN]);
-    let design = BatchDesign {
-        types: &types,
-        space: &space,
-        engine_values: &engine,
-        limits: &limits,
-        pairs,
-        until: None,
-    };
-    let mut rows: Vec<OrdinalRow> = Vec::new();
-    for batch in 1..=batches {
-        let trades = design.trades(&rows, &[]).unwrap();
-        let first = (rows.len() / 2) as u32;
-        rows.extend(synthetic_pairs(
-            &space,
-            &limits,
-            &truth,
-            &trades,
-            0.3,
-            first,
-            seed * 100 + batch,
-        ));
+
+    /// Games every value's target needs after `rows`: by the run's own
+    /// estimator (its last look's half-widths at the fitted values, as
+    /// `values/run/results.rs` applies it), and at the true values.
+    fn games_to_target(&self, rows: &[OrdinalRow], last: &Look) -> (f64, f64) {
+        let estimate = design_estimate(rows, &self.space, &self.types, None, 0, 0).unwrap();
+        let games = |look: &Look, values: &[f64]| {
+            Efficiency::of(
+                &self.types,
+                rows.len(),
+                &look.half_widths(&self.space, &self.types),
+                values,
+                0.0,
+                0.0,
+            )
+            .unwrap()
+            .games_to_target
+        };
+        let at_truth = Look::predicted(&self.truth, rows).unwrap();
+        (
+            games(last, &estimate.values),
+            games(&at_truth, &self.truth_values),
+        )
     }
-    // The report's estimator, as `values/run/results.rs` applies it: the
-    // last look's half-widths (curvature, sandwich over pairs) at the
-    // fitted values.
-    let look = Look::of(&rows, space.columns(), batches as u32).unwrap();
-    let estimate = design_estimate(&rows, &space, &types, None, 0, 0).unwrap();
-    Efficiency::of(
-        &types,
-        rows.len(),
-        &look.half_widths(&space, &types),
-        &estimate.values,
-        0.0,
-        0.0,
+}
+
+/// Mean, median, least and most of `games`.
+fn summary(mut games: Vec<f64>) -> String {
+    games.sort_by(f64::total_cmp);
+    let n = games.len();
+    format!(
+        "{:.0} on average (median {:.0}, from {:.0} to {:.0})",
+        games.iter().sum::<f64>() / n as f64,
+        games[n / 2],
+        games[0],
+        games[n - 1]
     )
-    .unwrap()
-    .games_to_target
 }
 
 #[test]
-fn trades_of_up_to_eight_pawns_halve_the_games() {
+fn trades_of_up_to_eight_pawns_save_games() {
+    // At the true values the design of trades of up to 8 pawns needs 0.7
+    // of the games of one of up to 4 (the means of 12 runs: 29,204
+    // against 41,845). The runs' own figures are far lower and noisier
+    // (9,186 against 18,968): an adaptive design's fit overstates the
+    // scale at ExCoCo's 0.18 logit per pawn (bench/README.md,
+    // "Experiment efficiency").
     let runs = 12;
     let mut means = Vec::new();
     for pawns in [4, 8] {
-        let mut games: Vec<f64> = (0..runs)
+        let excoco = Excoco::new(pawns);
+        let figures: Vec<(f64, f64)> = (0..runs)
             .into_par_iter()
-            .map(|seed| one_run(pawns, 4, 120, seed))
+            .map(|seed| {
+                let (rows, run_looks) = excoco.run(4, 120, false, seed);
+                excoco.games_to_target(&rows, run_looks.last().unwrap())
+            })
             .collect();
-        games.sort_by(f64::total_cmp);
-        let mean = games.iter().sum::<f64>() / runs as f64;
+        let at_truth: Vec<f64> = figures.iter().map(|f| f.1).collect();
         println!(
-            "up to {pawns} pawns a side: {runs} simulated runs of 960 games need {mean:.0} games on \
-             average to every value's target (median {:.0}, from {:.0} to {:.0})",
-            games[runs as usize / 2],
-            games[0],
-            games[runs as usize - 1]
+            "up to {pawns} pawns a side, {runs} simulated runs of 960 games: games to every value \
+             within its target at the true values {}; by each run's own fit {}",
+            summary(at_truth.clone()),
+            summary(figures.iter().map(|f| f.0).collect())
         );
-        means.push(mean);
+        means.push(at_truth.iter().sum::<f64>() / runs as f64);
     }
-    assert!(means[1] < 0.7 * means[0], "{means:?}");
+    assert!(means[1] < 0.8 * means[0], "{means:?}");
+}
+
+#[test]
+#[ignore = "about 15 minutes on one core"]
+fn verdicts_hold_their_error_at_excocos_scale() {
+    // The real run's settings at ExCoCo's measured parameters. Measured
+    // (2026-12-06, 100 runs): no run with a wrong verdict, 94 verdicts
+    // decided of 1,300; the fitted scale 0.217 on average against the
+    // true 0.183, and the marginal 95% intervals (each piece alone)
+    // covering the true value 79% of the time: the adaptive design biases
+    // the fit's scale up, and only the familywise critical values keep
+    // the verdicts right.
+    let excoco = Excoco::new(8);
+    let family = excoco.family();
+    let tolerance = family.tolerance;
+    let runs = 100u64;
+    let outcomes: Vec<(bool, usize, usize, f64)> = (0..runs)
+        .into_par_iter()
+        .map(|seed| {
+            let (_, run_looks) = excoco.run(12, 240, true, seed);
+            let last = run_looks.last().unwrap();
+            let covered = excoco
+                .types
+                .pieces()
+                .into_iter()
+                .filter(|&t| {
+                    let value = excoco.truth_values[t];
+                    family
+                        .interval(last, t, ALPHA)
+                        .1
+                        .is_none_or(|i| i.low <= value && value <= i.high)
+                })
+                .count();
+            let verdicts = family.verdicts(&run_looks, Schedule::EveryBatch { batches: 12 }, ALPHA);
+            let decided: Vec<_> = verdicts.iter().filter(|v| v.verdict.decided()).collect();
+            let wrong = decided.iter().any(|v| {
+                let (value, s) = (excoco.truth_values[v.t], excoco.suggested[v.t]);
+                let truly = if value > s + tolerance {
+                    Verdict::Higher
+                } else if value < s - tolerance {
+                    Verdict::Lower
+                } else {
+                    Verdict::Confirmed
+                };
+                v.verdict != truly
+            });
+            (
+                wrong,
+                decided.len(),
+                covered,
+                last.theta[excoco.space.pawn_column],
+            )
+        })
+        .collect();
+    let pieces = excoco.types.pieces().len();
+    let wrong_runs = outcomes.iter().filter(|o| o.0).count();
+    let decided: usize = outcomes.iter().map(|o| o.1).sum();
+    let covered: usize = outcomes.iter().map(|o| o.2).sum();
+    let scale = outcomes.iter().map(|o| o.3).sum::<f64>() / runs as f64;
+    println!(
+        "{runs} simulated runs until verdicts (12 x 240 pairs) at {SCALE} logit per pawn: {wrong_runs} \
+         with a wrong verdict, {decided} of {} verdicts decided; fitted scale {scale:.3} on \
+         average; marginal 95% intervals cover the true value {:.1}% of the time",
+        runs as usize * pieces,
+        100.0 * covered as f64 / (runs as usize * pieces) as f64
+    );
+    // 5% of 100 runs, with two standard errors of a binomial count.
+    assert!(
+        wrong_runs <= 9,
+        "{wrong_runs} of {runs} runs had a wrong verdict"
+    );
 }

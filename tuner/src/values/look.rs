@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::stats::match_stats::z95;
 use crate::values::design_game::{complete_pairs, DesignGame};
 use crate::values::features::FeatureSpace;
-use crate::values::ordinal::{covariance, fit_ordinal, quadratic_form, ratio_gradient, OrdinalRow};
+use crate::values::ordinal::{
+    covariance, fit_ordinal, game_information, invert, quadratic_form, ratio_gradient, OrdinalRow,
+};
 use crate::values::PieceTypes;
 
 /// One look: the fit on the complete pairs of batches `1 ..= batch`.
@@ -37,6 +39,26 @@ impl Look {
             games: rows.len(),
             theta: fit.theta,
             covariance,
+        })
+    }
+
+    /// The look that the games of `rows` would give if the parameters
+    /// were `theta`: the covariance the model's information predicts
+    /// (the inverse of the summed [`game_information`]). `None` when it
+    /// is singular.
+    pub fn predicted(theta: &[f64], rows: &[OrdinalRow]) -> Option<Look> {
+        let n = theta.len();
+        let mut information = vec![0.0; n * n];
+        for row in rows {
+            for (total, one) in information.iter_mut().zip(game_information(theta, &row.x)) {
+                *total += one;
+            }
+        }
+        Some(Look {
+            batch: 0,
+            games: rows.len(),
+            theta: theta.to_vec(),
+            covariance: invert(&information, n)?,
         })
     }
 
@@ -86,4 +108,60 @@ pub fn looks(rows: &[OrdinalRow], ends: &[(u32, usize)], columns: usize) -> Vec<
         .filter(|&&(_, end)| end > 0)
         .filter_map(|&(batch, end)| Look::of(&rows[..end.min(rows.len())], columns, batch))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::design::{candidate_trades, DesignLimits};
+    use crate::values::estimate::ratios;
+    use crate::values::synthetic::synthetic_pairs;
+    use crate::values::trade::Trade;
+    use kurier_engine::variant::definition::Variant;
+
+    #[test]
+    fn the_predicted_covariance_is_the_spread_of_fits_to_such_games() {
+        // Chess at 0.3 logit per pawn (Q R B N P 9 5 3.2 3.1 1), a draw
+        // margin of 0.4 logit; 1,000 pairs of the trades balanced at those
+        // values, played again and again. The predicted standard error
+        // of each value must match the spread of the values fitted to 60
+        // such experiments (independent pairs) within the spread's own
+        // noise (about 9% with 60 runs; 25% allowed).
+        let types = PieceTypes::of(&Variant::built_in("chess").unwrap()).unwrap();
+        let space = FeatureSpace::new(&types, Vec::new());
+        let limits = DesignLimits {
+            men: vec![1, 1, 2, 2, 2, 8],
+            pawns_per_side: 4,
+        };
+        let truth = [0.3 * 9.0, 0.3 * 5.0, 0.3 * 3.2, 0.3 * 3.1, 0.3, 0.05, 0.4];
+        let (values, pair_values) = ratios(&space, &truth, types.letters.len());
+        let candidates = candidate_trades(&types, &space, &values, &pair_values, &limits);
+        let trades: Vec<Trade> = candidates.iter().cycle().take(1000).cloned().collect();
+        let play = |seed: u64| synthetic_pairs(&space, &limits, &truth, &trades, 0.0, 0, seed);
+        let predicted = Look::predicted(&truth, &play(0)).unwrap();
+        let runs = 60;
+        let fits: Vec<Vec<f64>> = (1..=runs)
+            .map(|seed| {
+                fit_ordinal(&play(seed), space.columns(), None, None)
+                    .unwrap()
+                    .theta
+            })
+            .collect();
+        for t in types.pieces() {
+            let column = space.value_column(t).unwrap();
+            let pawn = space.pawn_column;
+            let truth_value = truth[column] / truth[pawn];
+            let squares: f64 = fits
+                .iter()
+                .map(|theta| (theta[column] / theta[pawn] - truth_value).powi(2))
+                .sum();
+            let spread = (squares / f64::from(runs as u32)).sqrt();
+            let expected = predicted.value_error(column, pawn);
+            assert!(
+                (spread / expected - 1.0).abs() < 0.25,
+                "{}: fitted values spread {spread:.3}, predicted {expected:.3}",
+                types.letters[t]
+            );
+        }
+    }
 }

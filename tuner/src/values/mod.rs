@@ -29,6 +29,8 @@
 //!   plots and the values files the engine loads, led by the
 //!   [`verdict_table`] ([`report_text`]: the pieces of text they share);
 //!   [`cli::values`](crate::cli::values): the command-line arguments;
+//! - [`pooled`]: several runs fitted as one, and each run's design judged
+//!   at that fit (the efficiency benchmark);
 //! - [`synthetic`]: experiments with known true values, for the tests.
 
 pub mod calibration;
@@ -46,6 +48,7 @@ pub mod look;
 pub mod observational;
 pub mod ordinal;
 pub mod plot;
+pub mod pooled;
 pub mod report;
 pub mod report_text;
 pub mod run;
