@@ -24,7 +24,7 @@ use kurier_tuner::stats::logistic::{fit_logistic, sigmoid, Design, Penalty};
 use kurier_tuner::texel::fit::{fit_scale, fit_texel, texel_design, TexelOptions};
 use kurier_tuner::util::rng::Rng;
 use kurier_tuner::util::shard::Shard;
-use kurier_tuner::values::design::DesignLimits;
+use kurier_tuner::values::design::{DesignLimits, DESIGN_VERSION};
 use kurier_tuner::values::experiment::design_estimate;
 use kurier_tuner::values::features::FeatureSpace;
 use kurier_tuner::values::generate::{generate, GameEnding, GenerationPlan};
@@ -902,23 +902,32 @@ fn a_run_refuses_other_settings_other_builds_and_other_variants() {
     };
     let error = run(&courier, &folder, None).unwrap_err();
     assert!(error.contains("a run of chess, not of courier"), "{error}");
-    // A build that searches differently.
-    let mut value: serde_json::Value = serde_json::from_str(
-        std::fs::read_to_string(&path)
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
-    value["settings"]["search_signature"] = serde_json::json!(1);
-    let rest: Vec<String> = std::fs::read_to_string(&path)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(str::to_string)
-        .collect();
-    std::fs::write(&path, format!("{}\n{}\n", value, rest.join("\n"))).unwrap();
+    // A build whose design plans otherwise, then one that searches
+    // differently: the journal's header as they would have written it.
+    let journal = std::fs::read_to_string(&path).unwrap();
+    let header_as = |field: &str, value: serde_json::Value| {
+        let mut header: serde_json::Value =
+            serde_json::from_str(journal.lines().next().unwrap()).unwrap();
+        let recorded = header["settings"].as_object_mut().unwrap();
+        match value {
+            serde_json::Value::Null => recorded.remove(field),
+            value => recorded.insert(field.to_string(), value),
+        };
+        let rest: Vec<&str> = journal.lines().skip(1).collect();
+        std::fs::write(&path, format!("{}\n{}\n", header, rest.join("\n"))).unwrap();
+    };
+    header_as("design", serde_json::json!(DESIGN_VERSION + 1));
+    let error = run(&settings, &folder, None).unwrap_err();
+    assert!(
+        error.contains("another version of the design")
+            && error.contains(&format!("design {}", DESIGN_VERSION + 1)),
+        "{error}"
+    );
+    // A journal from before the design was recorded goes on.
+    header_as("design", serde_json::json!(null));
+    let resumed = run(&settings, &folder, None).unwrap();
+    assert_eq!(essence(&resumed.games), essence(&state.games));
+    header_as("search_signature", serde_json::json!(1));
     let error = run(&settings, &folder, None).unwrap_err();
     assert!(error.contains("searches differently"), "{error}");
     // The report's values file loads in the engine.

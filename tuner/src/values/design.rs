@@ -34,6 +34,13 @@ use crate::values::trade::Trade;
 use crate::values::verdict::{Family, Focus, Schedule};
 use crate::values::PieceTypes;
 
+/// The version of the design: which trades a batch gets for the games
+/// before it. A run's header records it, and a run goes on (resumes,
+/// merges, builds on a base) only with a build of the same version,
+/// since every batch is planned again from the games before it. Raise it
+/// with every change to the trades a batch would get.
+pub const DESIGN_VERSION: u32 = 1;
+
 /// What the design may take from a side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DesignLimits {

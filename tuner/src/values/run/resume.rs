@@ -69,6 +69,16 @@ pub(super) fn check_same_run(
             header.search_signature
         ));
     }
+    if recorded.design != 0 && recorded.design != header.design {
+        return Err(format!(
+            "{} holds a run whose batches another version of the design planned (design {}; \
+             this build: {}): its next batches would not follow from its games as planned; use \
+             the build that started it, or another --out folder",
+            source.display(),
+            recorded.design,
+            header.design
+        ));
+    }
     Ok(())
 }
 

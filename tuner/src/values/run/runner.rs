@@ -18,7 +18,7 @@ use crate::positions::dataset::Dataset;
 use crate::positions::openings::read_openings;
 use crate::records::line_journal::{JournalEntry, LineJournal};
 use crate::util::work_progress::WorkProgress;
-use crate::values::design::{DesignLimits, Until};
+use crate::values::design::{DesignLimits, Until, DESIGN_VERSION};
 use crate::values::design_game::{complete_pairs, game_id, DesignGame};
 use crate::values::experiment::{men_available, Bases, PlannedGame, Planner};
 use crate::values::features::{colour_bound_types, FeatureSpace};
@@ -72,6 +72,7 @@ pub fn run(settings: &RunSettings, folder: &Path, base: Option<&Path>) -> Result
             settings: settings.clone(),
             engine_version: engine_version(),
             search_signature: signature,
+            design: DESIGN_VERSION,
             engine_values: values_of(&params, &types),
             engine_values_estimated: estimated,
             suggested,

@@ -152,6 +152,12 @@ pub struct RunHeader {
     /// Its [`search_signature`]: a run resumes (and merges) only with a
     /// build of the same signature.
     pub search_signature: u64,
+    /// The version of the design that plans its batches
+    /// ([`crate::values::design::DESIGN_VERSION`]); 0 in journals written
+    /// before it was recorded (their games are still checked against
+    /// the plan when merged).
+    #[serde(default)]
+    pub design: u32,
     /// The variant's piece types.
     pub types: PieceTypes,
     /// The values the engine plays with, pawns.
