@@ -47,10 +47,7 @@ fn line(name: &str, efficiency: &Option<Efficiency>, letters: &[char]) -> String
 #[ignore = "needs values journals: JOURNALS=a.jsonl,b.jsonl"]
 fn designs_judged_at_the_pooled_fit() {
     let paths = std::env::var("JOURNALS").expect("JOURNALS=a.jsonl,b.jsonl");
-    let runs: Vec<RunRows> = paths
-        .split(',')
-        .map(|p| RunRows::read(p).unwrap())
-        .collect();
+    let runs: Vec<RunRows> = paths.split(',').map(read).collect();
     let header = &runs[0].header;
     let (types, space) = (&header.types, &header.space);
     let rows = pooled_rows(&runs).unwrap();
@@ -77,12 +74,7 @@ fn designs_judged_at_the_pooled_fit() {
         values_line.join(", ")
     );
     let judged: Vec<RunRows> = std::env::var("JUDGED")
-        .map(|paths| {
-            paths
-                .split(',')
-                .map(|p| RunRows::read(p).unwrap())
-                .collect()
-        })
+        .map(|paths| paths.split(',').map(read).collect())
         .unwrap_or_default();
     let mut worst_run: f64 = 0.0;
     for run in runs.iter().chain(&judged) {
@@ -164,6 +156,13 @@ fn designs_judged_at_the_pooled_fit() {
         best_greedy <= worst_run,
         "the design that knows the fit needs {best_greedy:.0} games, more than every run's"
     );
+}
+
+/// Reads a journal; a relative path is taken from the workspace's root
+/// (cargo runs a test in its crate's folder).
+fn read(path: &str) -> RunRows {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    RunRows::read(&root.join(path).to_string_lossy()).unwrap()
 }
 
 fn unit_vector(n: usize, i: usize) -> Vec<f64> {

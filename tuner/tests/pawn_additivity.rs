@@ -34,7 +34,10 @@ fn pawns_beyond_the_fourth_are_worth_the_first_ones() {
     let mut rows: Vec<OrdinalRow> = Vec::new();
     let mut space = None;
     for path in paths.split(',') {
-        let contents = read_lines::<RunHeader, DesignGame>(Path::new(path), VALUES_MARK).unwrap();
+        // A relative path is taken from the workspace's root (cargo runs
+        // a test in its crate's folder).
+        let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+        let contents = read_lines::<RunHeader, DesignGame>(&full, VALUES_MARK).unwrap();
         assert_eq!(contents.settings.settings.variant, "excoco", "{path}");
         let journal_space = contents.settings.space.clone();
         let games: Vec<&DesignGame> = contents.entries.iter().collect();
