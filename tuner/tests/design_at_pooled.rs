@@ -26,8 +26,8 @@ use kurier_tuner::values::efficiency::Efficiency;
 use kurier_tuner::values::estimate::ratios;
 use kurier_tuner::values::experiment::men_available;
 use kurier_tuner::values::look::Look;
-use kurier_tuner::values::ordinal::OrdinalRow;
 use kurier_tuner::values::pooled::{efficiency_at, efficiency_of_look, pooled_rows, RunRows};
+use kurier_tuner::values::trade::unplayed_rows;
 
 /// One line of the table: games to target, the piece that needs them,
 /// CPU hours.
@@ -119,19 +119,7 @@ fn designs_judged_at_the_pooled_fit() {
             pairs,
         )
         .unwrap();
-        let design: Vec<OrdinalRow> = chosen
-            .iter()
-            .enumerate()
-            .flat_map(|(pair, trade)| {
-                let x = trade.features(space, &men);
-                let mirrored: Vec<f64> = x.iter().map(|v| -v).collect();
-                [x, mirrored].map(|x| OrdinalRow {
-                    x,
-                    outcome: 1,
-                    cluster: pair as u32,
-                })
-            })
-            .collect();
+        let design = unplayed_rows(&chosen, space, &men);
         let greedy = Look::predicted(theta, &design).and_then(|look| {
             let mut as_run = runs[0].clone();
             as_run.rows = design.clone();

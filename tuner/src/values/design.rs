@@ -351,7 +351,8 @@ impl BatchDesign<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::values::ordinal::quadratic_form;
+    use crate::values::efficiency::Efficiency;
+    use crate::values::trade::unplayed_rows;
     use kurier_engine::variant::definition::Variant;
 
     fn chess() -> (PieceTypes, FeatureSpace, DesignLimits, Vec<f64>) {
@@ -467,30 +468,19 @@ mod tests {
         theta: &[f64],
         chosen: &[Trade],
     ) -> f64 {
-        let n = theta.len();
-        let mut information = vec![0.0; n * n];
-        for trade in chosen {
-            let x = trade.features(space, men);
-            let mirrored: Vec<f64> = x.iter().map(|v| -v).collect();
-            for game in [x, mirrored] {
-                for (a, b) in information.iter_mut().zip(game_information(theta, &game)) {
-                    *a += b;
-                }
-            }
-        }
-        let sigma = invert(&information, n).unwrap();
-        let games = 2.0 * chosen.len() as f64;
-        let unit = theta[space.pawn_column];
-        types
-            .pieces()
-            .into_iter()
-            .map(|t| {
-                let column = space.value_column(t).unwrap();
-                let g = ratio_gradient(theta, column, space.pawn_column);
-                let half_width = 1.96 * quadratic_form(&g, &sigma).sqrt();
-                (half_width / target_half_width(theta[column] / unit)).powi(2) * games
-            })
-            .fold(0.0, f64::max)
+        let rows = unplayed_rows(chosen, space, men);
+        let look = Look::predicted(theta, &rows).unwrap();
+        let (values, _) = ratios(space, theta, types.letters.len());
+        Efficiency::of(
+            types,
+            rows.len(),
+            &look.half_widths(space, types),
+            &values,
+            0.0,
+            0.0,
+        )
+        .unwrap()
+        .games_to_target
     }
 
     #[test]

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::values::features::FeatureSpace;
 use crate::values::instance::Removal;
+use crate::values::ordinal::{OrdinalRow, DRAW};
 use crate::values::PieceTypes;
 
 /// Men taken from the two sides of a pair's games.
@@ -69,4 +70,24 @@ impl Trade {
         }));
         x
     }
+}
+
+/// The rows of a design's `trades` before they are played: each pair's
+/// two games (A White, then A Black), one cluster per pair, from the
+/// start counts `men`; the outcome is a placeholder (a draw). For what
+/// the games will tell ([`crate::values::look::Look::predicted`]).
+pub fn unplayed_rows(trades: &[Trade], space: &FeatureSpace, men: &[usize]) -> Vec<OrdinalRow> {
+    trades
+        .iter()
+        .enumerate()
+        .flat_map(|(pair, trade)| {
+            let x = trade.features(space, men);
+            let mirrored: Vec<f64> = x.iter().map(|v| -v).collect();
+            [x, mirrored].map(|x| OrdinalRow {
+                x,
+                outcome: DRAW,
+                cluster: pair as u32,
+            })
+        })
+        .collect()
 }
