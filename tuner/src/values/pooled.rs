@@ -20,6 +20,7 @@ use kurier_engine::with_game;
 use crate::records::line_journal::read_lines;
 use crate::values::design_game::{design_rows, DesignGame};
 use crate::values::efficiency::Efficiency;
+use crate::values::estimate::ratios;
 use crate::values::look::Look;
 use crate::values::ordinal::OrdinalRow;
 use crate::values::run::settings::{RunHeader, VALUES_MARK};
@@ -107,15 +108,7 @@ pub fn efficiency_at(theta: &[f64], run: &RunRows) -> Option<Efficiency> {
 /// one) for the games of `run`.
 pub fn efficiency_of_look(look: &Look, run: &RunRows) -> Option<Efficiency> {
     let header = &run.header;
-    let unit = look.theta[header.space.pawn_column];
-    let values: Vec<f64> = (0..header.types.letters.len())
-        .map(|t| {
-            header
-                .space
-                .value_column(t)
-                .map_or(0.0, |column| look.theta[column] / unit)
-        })
-        .collect();
+    let (values, _) = ratios(&header.space, &look.theta, header.types.letters.len());
     Efficiency::of(
         &header.types,
         run.rows.len(),
