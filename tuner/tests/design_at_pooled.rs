@@ -30,13 +30,14 @@ use kurier_tuner::values::pooled::{efficiency_at, efficiency_of_look, pooled_row
 use kurier_tuner::values::trade::unplayed_rows;
 
 /// One line of the table: games to target, the piece that needs them,
-/// CPU hours.
+/// moves and CPU hours.
 fn line(name: &str, efficiency: &Option<Efficiency>, letters: &[char]) -> String {
     match efficiency {
         Some(e) => format!(
-            "{name}{:.0} games ({}), {:.1} CPU hours",
+            "{name}{:.0} games ({}), {:.1} M moves, {:.1} CPU hours",
             e.games_to_target,
             letters[e.limiting],
+            e.plies_to_target() / 1e6,
             e.cpu_hours()
         ),
         None => format!("{name}no figure"),

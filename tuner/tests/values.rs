@@ -25,6 +25,7 @@ use kurier_tuner::texel::fit::{fit_scale, fit_texel, texel_design, TexelOptions}
 use kurier_tuner::util::rng::Rng;
 use kurier_tuner::util::shard::Shard;
 use kurier_tuner::values::design::{DesignLimits, DESIGN_VERSION};
+use kurier_tuner::values::design_game::DesignGame;
 use kurier_tuner::values::experiment::design_estimate;
 use kurier_tuner::values::features::FeatureSpace;
 use kurier_tuner::values::generate::{generate, GameEnding, GenerationPlan};
@@ -34,7 +35,9 @@ use kurier_tuner::values::report::{self, write_report};
 use kurier_tuner::values::run::merge::merge_values;
 use kurier_tuner::values::run::results::{results, RunResults};
 use kurier_tuner::values::run::runner::run;
-use kurier_tuner::values::run::settings::{journal_path, DesignOpenings, RunSettings};
+use kurier_tuner::values::run::settings::{
+    journal_path, DesignOpenings, RecordedFile, RunSettings,
+};
 use kurier_tuner::values::synthetic::{draw_result, synthetic_design, synthetic_material};
 use kurier_tuner::values::values_tables::values_tables;
 use kurier_tuner::values::verdict::VerdictRule;
@@ -645,6 +648,7 @@ fn tiny_settings() -> RunSettings {
         variant: "chess".to_string(),
         variant_file: None,
         engine_values: None,
+        design_values: None,
         quick: false,
         budgets: vec![60],
         batches: 2,
@@ -713,12 +717,10 @@ fn assert_merged_fits(settings: &RunSettings, merged: &Path, expected: &str) {
 }
 
 /// A game without its CPU time.
-fn essence(
-    games: &[kurier_tuner::values::design_game::DesignGame],
-) -> Vec<kurier_tuner::values::design_game::DesignGame> {
+fn essence(games: &[DesignGame]) -> Vec<DesignGame> {
     games
         .iter()
-        .map(|g| kurier_tuner::values::design_game::DesignGame {
+        .map(|g| DesignGame {
             cpu_ms: 0,
             ..g.clone()
         })
@@ -963,6 +965,53 @@ fn a_run_refuses_other_settings_other_builds_and_other_variants() {
         );
     }
     assert!(!markdown.contains("-observational.toml"));
+}
+
+#[test]
+fn a_run_designed_at_given_values_records_them_and_plays_pawn_odds() {
+    let folder = scratch("design-values");
+    let file = folder.join("design.toml");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        &file,
+        "variant = \"chess\"\n[values]\nP = 100\nN = 300\nB = 350\nR = 450\nQ = 1000\n",
+    )
+    .unwrap();
+    let settings = RunSettings {
+        batches: 1,
+        observational_games: 0,
+        design_values: Some(RecordedFile::read(&file).unwrap().0),
+        ..tiny_settings()
+    };
+    let state = run(&settings, &folder, None).unwrap();
+    let types = &state.header.types;
+    let recorded = state.header.design_values.clone().unwrap();
+    for (letter, value) in [('P', 1.0), ('N', 3.0), ('B', 3.5), ('R', 4.5), ('Q', 10.0)] {
+        assert_eq!(recorded[types.by_letter(letter).unwrap()], value);
+    }
+    // A fifth of the 30 pairs are pawn odds: side A loses 2 to 4 pawns
+    // (half of chess's 4 a side, up to all of them), side B nothing.
+    let odds: Vec<&DesignGame> = state
+        .games
+        .iter()
+        .filter(|g| g.trade.b_loses.is_empty())
+        .collect();
+    assert_eq!(odds.len(), 2 * 6);
+    assert!(odds
+        .iter()
+        .all(|g| g.trade.a_loses.iter().all(|&t| t == types.pawn)
+            && (2..=4).contains(&g.trade.a_loses.len())));
+    // The file changed: the run does not go on with other values.
+    std::fs::write(
+        &file,
+        "variant = \"chess\"\n[values]\nP = 100\nN = 300\nB = 300\nR = 500\nQ = 900\n",
+    )
+    .unwrap();
+    let error = run(&settings, &folder, None).unwrap_err();
+    assert!(
+        error.contains("design.toml") && error.contains("changed since the run started"),
+        "{error}"
+    );
 }
 
 /// A run whose engine values were estimated from the pieces' moves says so

@@ -90,6 +90,26 @@ fn bad_input_gets_one_line_that_names_it() {
         chess_values.to_str().unwrap(),
     ]);
     assert!(error.contains("not 'courier-spiel'"), "{error}");
+    // Design values without a knight: the design could not balance it.
+    let knightless = dir.join("knightless.toml");
+    std::fs::write(
+        &knightless,
+        "variant = \"chess\"\n[values]\nP = 100\nQ = 900\nR = 500\nB = 300\n",
+    )
+    .unwrap();
+    let error = refused(&[
+        "values",
+        "--variant",
+        "chess",
+        "--quick",
+        "--random-openings",
+        "--design-values",
+        knightless.to_str().unwrap(),
+    ]);
+    assert!(
+        error.contains("knightless.toml") && error.contains("the knight is worth 0 pawns"),
+        "{error}"
+    );
     // Shards that do not belong together are refused by merge (see the
     // library's tests); a journal that is not one is too.
     let junk = dir.join("journal.jsonl");

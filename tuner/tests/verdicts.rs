@@ -245,6 +245,7 @@ fn sequential_runs_designed(
                 types: &s.types,
                 space: &s.space,
                 engine_values: &SUGGESTED,
+                design_values: None,
                 limits: &s.limits,
                 pairs,
                 until: focus.then(|| Until {

@@ -90,6 +90,13 @@ pub struct ValuesArgs {
     /// data/values format) [default: the variant's built-in values].
     #[arg(long)]
     pub engine_values: Option<PathBuf>,
+    /// Design every batch at these values (a values file, data/values
+    /// format: an earlier run's, such as a quick run's) instead of at the
+    /// fit of the games before it: its trades then do not depend on the
+    /// games' results, which keeps the fit's scale unbiased, and start
+    /// near balance [default: the fit so far].
+    #[arg(long)]
+    pub design_values: Option<PathBuf>,
     /// Nodes per move; several (`1000,8000,64000`) run the experiment at
     /// each [full: 2000; quick: 500].
     #[arg(long, value_delimiter = ',')]
@@ -187,11 +194,12 @@ impl ValuesArgs {
     pub fn settings(&self) -> Result<RunSettings, String> {
         let defaults = if self.quick { &QUICK } else { &FULL };
         let (variant, variant_file) = self.variant.load()?;
-        let engine_values = self
-            .engine_values
-            .as_deref()
-            .map(|path| RecordedFile::read(path).map(|(file, _)| file))
-            .transpose()?;
+        let recorded = |path: Option<&Path>| {
+            path.map(|path| RecordedFile::read(path).map(|(file, _)| file))
+                .transpose()
+        };
+        let engine_values = recorded(self.engine_values.as_deref())?;
+        let design_values = recorded(self.design_values.as_deref())?;
         let book = match &self.openings {
             Some(path) => Some(path.clone()),
             None if self.random_openings => None,
@@ -229,6 +237,7 @@ impl ValuesArgs {
             variant: variant.name.clone(),
             variant_file,
             engine_values,
+            design_values,
             quick: self.quick,
             budgets,
             batches,

@@ -79,6 +79,8 @@ pub struct Planner<'p, B: Bitboard> {
     pub space: &'p FeatureSpace,
     /// The values the engine plays with (pawns by type).
     pub engine_values: &'p Values,
+    /// The values every batch is designed at (`None`: the fit so far).
+    pub design_values: Option<&'p [f64]>,
     /// Judges the quietness of imbalanced positions.
     pub evaluator: &'p Evaluator<B>,
     /// The openings.
@@ -117,6 +119,7 @@ impl<B: Bitboard> Planner<'_, B> {
             types: self.types,
             space: self.space,
             engine_values: self.engine_values,
+            design_values: self.design_values,
             limits: self.limits,
             pairs: self.pairs as usize,
             until: self.until,

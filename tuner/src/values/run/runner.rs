@@ -48,6 +48,7 @@ pub fn run(settings: &RunSettings, folder: &Path, base: Option<&Path>) -> Result
         params,
         estimated,
         suggested,
+        design_values,
     } = setup(settings)?;
     std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
     let signature = search_signature_of(&variant)?;
@@ -76,6 +77,7 @@ pub fn run(settings: &RunSettings, folder: &Path, base: Option<&Path>) -> Result
             engine_values: values_of(&params, &types),
             engine_values_estimated: estimated,
             suggested,
+            design_values,
             space: FeatureSpace::new(&types, pair_types),
             types,
         };
@@ -159,6 +161,7 @@ impl<'r, B: Bitboard> Runner<'r, B> {
             types: &self.header.types,
             space: &self.header.space,
             engine_values: &self.header.engine_values,
+            design_values: self.header.design_values.as_deref(),
             evaluator: &self.evaluator,
             bases: &self.bases,
             limits: &self.limits,

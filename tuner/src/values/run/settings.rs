@@ -92,6 +92,10 @@ pub struct RunSettings {
     /// The values file the engine plays with (`None`: the variant's
     /// built-in values).
     pub engine_values: Option<RecordedFile>,
+    /// The values file every batch is designed at (`--design-values`;
+    /// `None`: each batch at the fit of the games before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub design_values: Option<RecordedFile>,
     /// Whether this is a `--quick` run.
     pub quick: bool,
     /// Nodes per move, one experiment each.
@@ -169,6 +173,10 @@ pub struct RunHeader {
     /// The variant's suggested values (its built-in ones, or the engine's
     /// values, given or estimated, for a variant without them), pawns.
     pub suggested: Values,
+    /// The values every batch is designed at, pawns (from the settings'
+    /// `design_values` file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub design_values: Option<Values>,
     /// The model's columns.
     pub space: FeatureSpace,
 }
@@ -202,6 +210,7 @@ pub(super) struct Setup {
     /// Whether the engine's values are estimated from the pieces' moves.
     pub(super) estimated: bool,
     pub(super) suggested: Values,
+    pub(super) design_values: Option<Values>,
 }
 
 /// The values a run's report measures against: a built-in variant's
@@ -247,11 +256,36 @@ pub(super) fn setup(settings: &RunSettings) -> Result<Setup, String> {
         ));
     }
     let suggested = suggested_values(&variant, &types, &engine_values)?;
+    let design_values = match &settings.design_values {
+        Some(file) => Some(design_values(&variant, &types, file)?),
+        None => None,
+    };
     Ok(Setup {
         variant,
         types,
         params,
         estimated,
         suggested,
+        design_values,
     })
+}
+
+/// The values of a `--design-values` file, pawns by type; every piece
+/// must have a positive value, since the design balances trades by them.
+fn design_values(
+    variant: &Variant,
+    types: &PieceTypes,
+    file: &RecordedFile,
+) -> Result<Values, String> {
+    let text = file.reread()?;
+    let params = EvalParams::with_values(variant, &text, &file.path).map_err(|e| e.to_string())?;
+    let values = values_of(&params, types);
+    match types.pieces().iter().find(|&&t| values[t] <= 0.0) {
+        Some(&t) => Err(format!(
+            "{}: the {} is worth {} pawns; the design balances trades by these values, so \
+             every piece needs a positive one",
+            file.path, types.names[t], values[t]
+        )),
+        None => Ok(values),
+    }
 }
