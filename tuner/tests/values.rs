@@ -1001,6 +1001,23 @@ fn a_run_designed_at_given_values_records_them_and_plays_pawn_odds() {
         .iter()
         .all(|g| g.trade.a_loses.iter().all(|&t| t == types.pawn)
             && (2..=4).contains(&g.trade.a_loses.len())));
+    // The report says what chose the trades.
+    write_report(
+        &results(&state, &folder).unwrap(),
+        &VerdictRule::default(),
+        &[],
+        &folder.join("report"),
+        "chess-values",
+    )
+    .unwrap();
+    let markdown = std::fs::read_to_string(folder.join("report/chess-values.md")).unwrap();
+    assert!(
+        markdown.contains(&format!(
+            "The trades (design version {DESIGN_VERSION}) were chosen at the values of `{}` (Q 10.00, R 4.50, B 3.50, N 3.00)",
+            file.display()
+        )),
+        "{markdown}"
+    );
     // The file changed: the run does not go on with other values.
     std::fs::write(
         &file,

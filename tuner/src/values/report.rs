@@ -15,6 +15,7 @@ use crate::values::values_tables::{
 use crate::values::calibration::calibration_section;
 use crate::values::figures::{budgets_plot, values_plot};
 use crate::values::run::results::RunResults;
+use crate::values::run::settings::RunHeader;
 use crate::values::validation::Validation;
 use crate::values::values_file::values_file;
 use crate::values::values_tables::estimated_values_line;
@@ -74,6 +75,7 @@ pub fn markdown(
             .map_or(String::new(), |r| format!("when both agree for {} moves that one is {} cp ahead, ", r.moves, r.score)),
         s.ending.max_plies
     );
+    let _ = writeln!(text, "{}\n", design_line(header));
     if let Some(line) = estimated_values_line(results) {
         let _ = writeln!(text, "{line}\n");
     }
@@ -272,4 +274,33 @@ pub fn write_report(
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(files.into_iter().map(|(path, _)| path).collect())
+}
+
+/// What chose the trades: the design's version, and the values every
+/// batch was designed at or the fit it followed.
+fn design_line(header: &RunHeader) -> String {
+    let version = match header.design {
+        0 => "a design from before its version was recorded".to_string(),
+        version => format!("design version {version}"),
+    };
+    match (&header.settings.design_values, &header.design_values) {
+        (Some(file), Some(values)) => {
+            let listed: Vec<String> = header
+                .types
+                .pieces()
+                .into_iter()
+                .map(|t| format!("{} {:.2}", header.types.letters[t], values[t]))
+                .collect();
+            format!(
+                "The trades ({version}) were chosen at the values of `{}` ({}), whatever the \
+                 games' results.",
+                file.path,
+                listed.join(", ")
+            )
+        }
+        _ => format!(
+            "The trades ({version}) were chosen batch by batch at the fit of the games before \
+             each batch."
+        ),
+    }
 }
