@@ -36,7 +36,7 @@ use kurier_tuner::values::run::merge::merge_values;
 use kurier_tuner::values::run::results::{results, RunResults};
 use kurier_tuner::values::run::runner::run;
 use kurier_tuner::values::run::settings::{
-    journal_path, DesignOpenings, RecordedFile, RunSettings,
+    journal_path, DesignOpenings, RecordedFile, RunSettings, RunState,
 };
 use kurier_tuner::values::synthetic::{draw_result, synthetic_design, synthetic_material};
 use kurier_tuner::values::values_tables::values_tables;
@@ -716,6 +716,19 @@ fn assert_merged_fits(settings: &RunSettings, merged: &Path, expected: &str) {
     );
 }
 
+/// Writes the report of a chess run in `folder` to `folder/report`: the
+/// files written.
+fn chess_report(state: &RunState, folder: &Path) -> Vec<PathBuf> {
+    write_report(
+        &results(state, folder).unwrap(),
+        &VerdictRule::default(),
+        &[],
+        &folder.join("report"),
+        "chess-values",
+    )
+    .unwrap()
+}
+
 /// A game without its CPU time.
 fn essence(games: &[DesignGame]) -> Vec<DesignGame> {
     games
@@ -933,14 +946,7 @@ fn a_run_refuses_other_settings_other_builds_and_other_variants() {
     let error = run(&settings, &folder, None).unwrap_err();
     assert!(error.contains("searches differently"), "{error}");
     // The report's values file loads in the engine.
-    let report = write_report(
-        &results(&state, &folder).unwrap(),
-        &VerdictRule::default(),
-        &[],
-        &folder.join("report"),
-        "chess-values",
-    )
-    .unwrap();
+    let report = chess_report(&state, &folder);
     let values_file = report
         .iter()
         .find(|p| p.extension().is_some_and(|e| e == "toml"))
@@ -1002,14 +1008,7 @@ fn a_run_designed_at_given_values_records_them_and_plays_pawn_odds() {
         .all(|g| g.trade.a_loses.iter().all(|&t| t == types.pawn)
             && (2..=4).contains(&g.trade.a_loses.len())));
     // The report says what chose the trades.
-    write_report(
-        &results(&state, &folder).unwrap(),
-        &VerdictRule::default(),
-        &[],
-        &folder.join("report"),
-        "chess-values",
-    )
-    .unwrap();
+    chess_report(&state, &folder);
     let markdown = std::fs::read_to_string(folder.join("report/chess-values.md")).unwrap();
     assert!(
         markdown.contains(&format!(
