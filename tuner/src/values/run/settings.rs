@@ -233,10 +233,7 @@ pub(super) fn setup(settings: &RunSettings) -> Result<Setup, String> {
     let variant = recorded_variant(&settings.variant, settings.variant_file.as_ref())?;
     let types = PieceTypes::of(&variant)?;
     let params = match &settings.engine_values {
-        Some(file) => {
-            let text = file.reread()?;
-            EvalParams::with_values(&variant, &text, &file.path).map_err(|e| e.to_string())?
-        }
+        Some(file) => params_with_values(&variant, file)?,
         None => EvalParams::for_variant(&variant).map_err(|e| e.to_string())?,
     };
     let estimated = settings.engine_values.is_none() && EvalParams::estimates_values(&variant);
@@ -277,9 +274,7 @@ fn design_values(
     types: &PieceTypes,
     file: &RecordedFile,
 ) -> Result<Values, String> {
-    let text = file.reread()?;
-    let params = EvalParams::with_values(variant, &text, &file.path).map_err(|e| e.to_string())?;
-    let values = values_of(&params, types);
+    let values = values_of(&params_with_values(variant, file)?, types);
     match types.pieces().iter().find(|&&t| values[t] <= 0.0) {
         Some(&t) => Err(format!(
             "{}: the {} is worth {} pawns; the design balances trades by these values, so \
@@ -288,4 +283,11 @@ fn design_values(
         )),
         None => Ok(values),
     }
+}
+
+/// The engine's weights with the piece values of a recorded values file
+/// (read again; an error if it changed).
+fn params_with_values(variant: &Variant, file: &RecordedFile) -> Result<EvalParams, String> {
+    let text = file.reread()?;
+    EvalParams::with_values(variant, &text, &file.path).map_err(|e| e.to_string())
 }
