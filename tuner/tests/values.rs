@@ -878,6 +878,82 @@ fn a_run_until_verdicts_stops_when_every_verdict_is_in_and_shards_merge_into_it(
 }
 
 #[test]
+fn a_run_grows_by_a_budget_and_is_then_the_run_that_had_it_from_the_start() {
+    let first = RunSettings {
+        batches: 1,
+        observational_games: 0,
+        ..tiny_settings()
+    };
+    let grown = RunSettings {
+        budgets: vec![60, 120],
+        ..first.clone()
+    };
+    let root = scratch("grown");
+    // The run with both budgets from the start: the independent result.
+    let at_once = root.join("at-once");
+    let expected_state = run(&grown, &at_once, None).unwrap();
+    let expected = results_json(&expected_state, &at_once);
+
+    // One machine: the first budget, then the second added.
+    let single = root.join("single");
+    let before = run(&first, &single, None).unwrap();
+    assert_eq!(before.games.len(), 60);
+    let kept = std::fs::read_to_string(journal_path(&single)).unwrap();
+    let after = run(&grown, &single, None).unwrap();
+    assert_eq!(after.games.len(), 120);
+    let journal = std::fs::read_to_string(journal_path(&single)).unwrap();
+    // The first budget's games stay as they were written, line for line.
+    let records = |text: &str| text.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(records(&journal)[..60], records(&kept)[..]);
+    assert!(journal
+        .lines()
+        .next()
+        .unwrap()
+        .contains("\"budgets\":[60,120]"));
+    assert_eq!(results_json(&after, &single), expected);
+    // A budget taken away, or put before the others, is another run.
+    for budgets in [vec![60], vec![120, 60]] {
+        let other = RunSettings {
+            budgets,
+            ..first.clone()
+        };
+        let error = run(&other, &single, None).unwrap_err();
+        assert!(
+            error.contains("other settings") && error.contains("budgets"),
+            "{error}"
+        );
+    }
+    // Growing again is growing.
+    let third = RunSettings {
+        budgets: vec![60, 120, 240],
+        ..first.clone()
+    };
+    assert_eq!(run(&third, &single, None).unwrap().games.len(), 180);
+
+    // Two shards merged after the first budget, grown with the merged
+    // folder as their base, merge into the run that had both.
+    let shard_folder = |k: usize| root.join(format!("shard{k}"));
+    let shard = |settings: &RunSettings, k: usize| RunSettings {
+        shard: Some(Shard { index: k, count: 2 }),
+        ..settings.clone()
+    };
+    let journals: Vec<PathBuf> = (1..=2).map(|k| journal_path(&shard_folder(k))).collect();
+    let merged = root.join("merged");
+    for k in 1..=2 {
+        run(&shard(&first, k), &shard_folder(k), None).unwrap();
+    }
+    merge_values(&journals, &merged).unwrap();
+    // A shard grown alone does not merge with one that was not.
+    run(&shard(&grown, 1), &shard_folder(1), Some(&merged)).unwrap();
+    let error = merge_values(&journals, &root.join("half")).unwrap_err();
+    assert!(error.contains("budgets"), "{error}");
+    run(&shard(&grown, 2), &shard_folder(2), Some(&merged)).unwrap();
+    let merged_grown = root.join("merged-grown");
+    merge_values(&journals, &merged_grown).unwrap();
+    assert_merged_fits(&grown, &merged_grown, &expected);
+}
+
+#[test]
 fn a_run_refuses_other_settings_other_builds_and_other_variants() {
     let settings = RunSettings {
         batches: 1,

@@ -98,7 +98,9 @@ pub struct ValuesArgs {
     #[arg(long)]
     pub design_values: Option<PathBuf>,
     /// Nodes per move; several (`1000,8000,64000`) run the experiment at
-    /// each [full: 2000; quick: 500].
+    /// each [full: 2000; quick: 500]. A run grows by budgets given after
+    /// its own (`4000`, then `4000,16000` in the same folder): its games
+    /// stay.
     #[arg(long, value_delimiter = ',')]
     pub nodes: Vec<u64>,
     /// Batches of the designed experiment; each batch's design adapts to

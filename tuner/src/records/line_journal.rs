@@ -187,6 +187,42 @@ impl LineJournal {
         Ok(journal)
     }
 
+    /// Gives the journal at `path` a new first line (`mark` and
+    /// `settings`) and keeps its records, the whole lines among its first
+    /// `complete_bytes` bytes, byte for byte; then opens it for
+    /// appending. The new file is written beside the old one and renamed
+    /// over it, so that a kill leaves one of the two, whole.
+    pub fn rehead<S: Serialize>(
+        path: &Path,
+        mark: &str,
+        settings: &S,
+        complete_bytes: u64,
+    ) -> Result<LineJournal, String> {
+        let failed =
+            |e: std::io::Error| format!("{}: cannot rewrite the journal: {e}", path.display());
+        let bytes = std::fs::read(path).map_err(failed)?;
+        let whole = bytes.get(..complete_bytes as usize).unwrap_or(&bytes);
+        let first_end = whole
+            .iter()
+            .position(|&byte| byte == b'\n')
+            .map_or(whole.len(), |at| at + 1);
+        let header = Header {
+            journal: mark.to_string(),
+            settings,
+        };
+        let mut text = serde_json::to_string(&header).map_err(|e| e.to_string())?;
+        text.push('\n');
+        let mut spare = path.as_os_str().to_owned();
+        spare.push(".new");
+        let spare = PathBuf::from(spare);
+        let mut file = File::create(&spare).map_err(failed)?;
+        file.write_all(text.as_bytes()).map_err(failed)?;
+        file.write_all(&whole[first_end..]).map_err(failed)?;
+        file.sync_all().map_err(failed)?;
+        std::fs::rename(&spare, path).map_err(failed)?;
+        LineJournal::reopen(path, (text.len() + whole.len() - first_end) as u64)
+    }
+
     /// Appends a record and waits until it is on disk.
     pub fn append<E: Serialize>(&mut self, entry: &E) -> Result<(), String> {
         let line = serde_json::to_string(entry).map_err(|e| e.to_string())?;

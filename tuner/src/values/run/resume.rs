@@ -1,5 +1,6 @@
 //! Resuming a run and building on a merged one: the journal's header must be
-//! the run's own, or a run's that this one may go on from.
+//! the run's own, or a run's that this one may go on from (the same run
+//! with budgets added after its own).
 
 use std::path::Path;
 
@@ -21,10 +22,44 @@ pub(super) fn open_journal(
         return Ok((LineJournal::create(path, VALUES_MARK, header)?, Vec::new()));
     }
     let contents = read_lines::<RunHeader, DesignGame>(path, VALUES_MARK)?;
+    if let Some(grown) = with_added_budgets(&contents.settings, header, false) {
+        let added = &header.settings.budgets[contents.settings.settings.budgets.len()..];
+        eprintln!(
+            "adding {} nodes per move to the run in {}: its {} games stay",
+            added
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            path.display(),
+            contents.entries.len()
+        );
+        let journal = LineJournal::rehead(path, VALUES_MARK, &grown, contents.complete_bytes)?;
+        return Ok((journal, contents.entries));
+    }
     check_same_run(&contents.settings, header, path, false)?;
     eprintln!("resuming the run in {}", path.display());
     let journal = LineJournal::reopen(path, contents.complete_bytes)?;
     Ok((journal, contents.entries))
+}
+
+/// The recorded run with the budgets of `header` when these only add
+/// budgets after the recorded ones (`--nodes 4000` then `--nodes
+/// 4000,16000`) and nothing else differs: a run grows by a budget, and
+/// the games played keep theirs. `None` otherwise.
+fn with_added_budgets(
+    recorded: &RunHeader,
+    header: &RunHeader,
+    any_shard: bool,
+) -> Option<RunHeader> {
+    let (played, wanted) = (&recorded.settings.budgets, &header.settings.budgets);
+    if wanted.len() <= played.len() || !wanted.starts_with(played) {
+        return None;
+    }
+    let mut grown = recorded.clone();
+    grown.settings.budgets.clone_from(wanted);
+    check_same_run(&grown, header, Path::new(""), any_shard).ok()?;
+    Some(grown)
 }
 
 /// Checks that the run recorded at `source` (`recorded`) is the run of
@@ -92,6 +127,10 @@ pub(super) fn read_base(base: &Path, header: &RunHeader) -> Result<Vec<DesignGam
             base.display()
         ));
     }
-    check_same_run(&contents.settings, header, &path, true)?;
+    // A base of the run before it grew by a budget holds the games of
+    // the budgets it had.
+    if with_added_budgets(&contents.settings, header, true).is_none() {
+        check_same_run(&contents.settings, header, &path, true)?;
+    }
     Ok(contents.entries)
 }
