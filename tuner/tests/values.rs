@@ -723,6 +723,7 @@ fn chess_report(state: &RunState, folder: &Path) -> Vec<PathBuf> {
         &results(state, folder).unwrap(),
         &VerdictRule::default(),
         &[],
+        &[],
         &folder.join("report"),
         "chess-values",
     )
@@ -1116,12 +1117,12 @@ fn a_report_says_when_the_engine_values_are_estimated() {
     let given = RunResults::parse(text, "courier-spiel-values-results.json").unwrap();
     // Results written before the record existed read as not estimated.
     assert!(!given.header.engine_values_estimated);
-    let markdown = report::markdown(&given, &VerdictRule::default(), &[], "spiel");
+    let markdown = report::markdown(&given, &VerdictRule::default(), &[], &[], "spiel");
     assert!(!markdown.contains("Engine values: estimated"), "{markdown}");
     assert!(markdown.contains("| piece | suggested |"), "{markdown}");
     let mut estimated = given.clone();
     estimated.header.engine_values_estimated = true;
-    let markdown = report::markdown(&estimated, &VerdictRule::default(), &[], "spiel");
+    let markdown = report::markdown(&estimated, &VerdictRule::default(), &[], &[], "spiel");
     // The engine's values as the committed file records them, pawn first.
     assert!(
         markdown.contains(

@@ -333,3 +333,102 @@ fn a_variant_without_values_plays_from_the_estimate_of_its_moves() {
     );
     assert!(markdown.contains("| piece | estimated |"), "{markdown}");
 }
+
+#[test]
+fn a_report_judges_other_runs_designs_at_its_own_fit() {
+    let dir = scratch("compare");
+    let folder = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let chess_run = |name: &str, seed: &str, nodes: &str| {
+        let out = folder(name);
+        let args = [
+            "values",
+            "--variant",
+            "chess",
+            "--games",
+            "0",
+            "--seed",
+            seed,
+            "--nodes",
+            nodes,
+            "--batches",
+            "2",
+            "--pairs",
+            "20",
+            "--max-plies",
+            "60",
+            "--bootstrap",
+            "10",
+            "--out",
+            &out,
+        ];
+        succeed(&args);
+        format!("{out}/journal.jsonl")
+    };
+    chess_run("this", "1", "60");
+    let other = chess_run("other", "2", "60");
+    let deeper = chess_run("deeper", "3", "80");
+    let report = folder("report");
+    let first = format!("first={other}");
+    let again = format!("again={other}");
+    let this = folder("this");
+    succeed(&[
+        "report",
+        "--variant",
+        "chess",
+        "--run",
+        &this,
+        "--out",
+        &report,
+        "--compare",
+        &first,
+        "--compare",
+        &again,
+    ]);
+    let markdown = std::fs::read_to_string(dir.join("report/chess-values.md")).unwrap();
+    let section = markdown
+        .split("### Designs compared at this fit")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no comparison: {markdown}"));
+    let rows: Vec<&str> = section
+        .lines()
+        .skip_while(|l| !l.starts_with("| design"))
+        .skip(2)
+        .take_while(|l| l.starts_with("| "))
+        .collect();
+    assert_eq!(rows.len(), 3, "{section}");
+    // The same design at the same fit needs the same games: the second
+    // row repeats the first, its moves 1.00 times the first's.
+    fn cells(row: &str) -> Vec<&str> {
+        row.split('|').map(str::trim).skip(2).collect()
+    }
+    assert!(rows[0].starts_with("| first ") && rows[1].starts_with("| again "));
+    assert_eq!(cells(rows[0])[..4], cells(rows[1])[..4], "{section}");
+    assert_eq!(cells(rows[0])[4], "1x");
+    assert_eq!(cells(rows[1])[4], "1.00x");
+    assert!(rows[2].starts_with("| this run"), "{section}");
+    // Refused: no name, a run at a budget this one lacks.
+    for (spec, says) in [
+        (other.clone(), "use NAME=PATH"),
+        (
+            format!("deeper={deeper}"),
+            "played at 80 nodes per move, a budget this run does not have",
+        ),
+        (
+            format!("gone={}", folder("none/journal.jsonl")),
+            "cannot read",
+        ),
+    ] {
+        let error = refused(&[
+            "report",
+            "--variant",
+            "chess",
+            "--run",
+            &this,
+            "--out",
+            &report,
+            "--compare",
+            &spec,
+        ]);
+        assert!(error.contains(says), "{error}");
+    }
+}

@@ -11,6 +11,7 @@ use crate::records::line_journal::read_lines;
 use crate::records::variant_source::VariantArgs;
 use crate::tournament::adjudication::ResignRule;
 use crate::util::shard::Shard;
+use crate::values::design_comparison::DesignComparison;
 use crate::values::generate::GameEnding;
 use crate::values::report::write_report;
 use crate::values::run::results::results;
@@ -337,6 +338,13 @@ pub struct ReportArgs {
     /// `summary.json` that `kurier-tune match` wrote (repeatable).
     #[arg(long = "validation")]
     pub validations: Vec<String>,
+    /// Another `values` run's design to judge at this run's fit,
+    /// `NAME=PATH` with its `journal.jsonl` (one budget, one of this
+    /// run's; repeatable): games, moves and CPU hours to every value
+    /// within its target, each design's trades read at the same
+    /// parameters (the first one given is the baseline).
+    #[arg(long = "compare")]
+    pub comparisons: Vec<String>,
     /// Folder of the report.
     #[arg(long, default_value = "reports")]
     pub out: PathBuf,
@@ -399,7 +407,19 @@ pub fn report_command(args: &ReportArgs) -> Result<(), String> {
         format!("{}-values{quick}", results.header.settings.variant)
     });
     let rule = args.verdicts.rule(results.header.settings.until_verdicts)?;
-    let files = write_report(&results, &rule, &validations, &args.out, &name)?;
+    let comparisons = args
+        .comparisons
+        .iter()
+        .map(|text| DesignComparison::read(text, &results))
+        .collect::<Result<Vec<_>, _>>()?;
+    let files = write_report(
+        &results,
+        &rule,
+        &validations,
+        &comparisons,
+        &args.out,
+        &name,
+    )?;
     print!("{}", verdict_tables(&results, &rule));
     print!("{}", values_tables(&results));
     println!();

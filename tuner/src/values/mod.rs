@@ -36,6 +36,7 @@
 pub mod calibration;
 pub mod common_scale;
 pub mod design;
+pub mod design_comparison;
 pub mod design_game;
 pub mod efficiency;
 pub mod estimate;

@@ -13,6 +13,7 @@ use crate::values::values_tables::{
 };
 
 use crate::values::calibration::calibration_section;
+use crate::values::design_comparison::{comparison_section, DesignComparison};
 use crate::values::figures::{budgets_plot, values_plot};
 use crate::values::run::results::RunResults;
 use crate::values::run::settings::RunHeader;
@@ -28,6 +29,7 @@ pub fn markdown(
     results: &RunResults,
     rule: &VerdictRule,
     validations: &[Validation],
+    comparisons: &[DesignComparison],
     name: &str,
 ) -> String {
     let header = &results.header;
@@ -123,6 +125,7 @@ pub fn markdown(
         let _ = writeln!(text, "![values]({name}-{}.svg)\n", budget.nodes);
         text.push_str("### Precision against games\n\n");
         text.push_str(&progression_section(results, budget));
+        text.push_str(&comparison_section(results, budget.nodes, comparisons));
         text.push_str("\n### Trades played (pairs)\n\n");
         let trades: Vec<String> = budget
             .trades
@@ -232,13 +235,14 @@ pub fn write_report(
     results: &RunResults,
     rule: &VerdictRule,
     validations: &[Validation],
+    comparisons: &[DesignComparison],
     out: &Path,
     name: &str,
 ) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut files: Vec<(PathBuf, String)> = vec![(
         out.join(format!("{name}.md")),
-        markdown(results, rule, validations, name),
+        markdown(results, rule, validations, comparisons, name),
     )];
     let last = results.budgets.last().ok_or("the run has no budget")?;
     for file in values_files(results, name) {
