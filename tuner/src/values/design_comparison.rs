@@ -81,9 +81,8 @@ impl DesignComparison {
 }
 
 /// The report's table of the designs compared at the fit of `nodes`
-/// nodes per move, in the order given, then this run's own (at its own
-/// fit, the sandwich covariance of its games); empty when none was given
-/// for that budget.
+/// nodes per move, in the order given (this run's own figure is its
+/// efficiency line); empty when none was given for that budget.
 pub fn comparison_section(
     results: &RunResults,
     nodes: u64,
@@ -91,20 +90,17 @@ pub fn comparison_section(
 ) -> String {
     let compared: Vec<&DesignComparison> =
         comparisons.iter().filter(|c| c.nodes == nodes).collect();
-    let Some(budget) = results.budgets.iter().find(|b| b.nodes == nodes) else {
-        return String::new();
-    };
     if compared.is_empty() {
         return String::new();
     }
     let letters = &results.header.types.letters;
-    let pawn = results.header.space.pawn_column;
     let mut text = String::from(
         "### Designs compared at this fit\n\n\
          Each design's games judged at this run's fit: the covariance the model predicts for them \
          there, through the efficiency estimator (every value within its target). The moves do not \
          depend on the machine; the CPU hours are at each run's own CPU seconds a game, which \
-         depend on what else the machine ran.\n\n\
+         depend on what else the machine ran. This run's own figure is the efficiency line above, \
+         at its own covariance.\n\n\
          | design | games | its own fit: logit per pawn | games to target (limiting) | moves to target | \
          fewer moves than the first row | CPU hours |\n|---|---:|---:|---:|---:|---:|---:|\n",
     );
@@ -140,12 +136,6 @@ pub fn comparison_section(
             &c.at_fit,
         );
     }
-    row(
-        "this run (its own covariance)",
-        budget.design_games,
-        budget.looks.last().map(|l| l.theta[pawn]),
-        &budget.efficiency,
-    );
     text.push('\n');
     text
 }
