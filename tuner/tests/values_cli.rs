@@ -367,23 +367,32 @@ fn a_report_judges_other_runs_designs_at_its_own_fit() {
     chess_run("this", "1", "60");
     let other = chess_run("other", "2", "60");
     let deeper = chess_run("deeper", "3", "80");
-    let report = folder("report");
-    let first = format!("first={other}");
-    let again = format!("again={other}");
-    let this = folder("this");
-    succeed(&[
-        "report",
-        "--variant",
-        "chess",
-        "--run",
-        &this,
-        "--out",
-        &report,
-        "--compare",
-        &first,
-        "--compare",
-        &again,
-    ]);
+    let (this, report) = (folder("this"), folder("report"));
+    // `report` on this run, with each of `compared` as a --compare.
+    let report_args = |compared: &[String]| -> Vec<String> {
+        let mut args: Vec<String> = [
+            "report",
+            "--variant",
+            "chess",
+            "--run",
+            &this,
+            "--out",
+            &report,
+        ]
+        .map(str::to_string)
+        .to_vec();
+        for spec in compared {
+            args.extend(["--compare".to_string(), spec.clone()]);
+        }
+        args
+    };
+    fn as_strs(args: &[String]) -> Vec<&str> {
+        args.iter().map(String::as_str).collect()
+    }
+    succeed(&as_strs(&report_args(&[
+        format!("first={other}"),
+        format!("again={other}"),
+    ])));
     let markdown = std::fs::read_to_string(dir.join("report/chess-values.md")).unwrap();
     let section = markdown
         .split("### Designs compared at this fit")
@@ -417,17 +426,7 @@ fn a_report_judges_other_runs_designs_at_its_own_fit() {
             "cannot read",
         ),
     ] {
-        let error = refused(&[
-            "report",
-            "--variant",
-            "chess",
-            "--run",
-            &this,
-            "--out",
-            &report,
-            "--compare",
-            &spec,
-        ]);
+        let error = refused(&as_strs(&report_args(&[spec])));
         assert!(error.contains(says), "{error}");
     }
 }
