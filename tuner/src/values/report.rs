@@ -48,9 +48,8 @@ pub fn markdown(
         text,
         "Engine {} (bench signature {} at depth {}); seed {}. The engine plays every game with {} \
          and keeps them for the whole run. Designed experiment: {} batches of {} game pairs per \
-         budget from {openings}, each pair one trade played with each colour; observational: {} \
-         self-play games per budget from random {}-ply openings, up to {} quiet positions each from \
-         ply {}. Games end by the rules, at a forced mate both sides see, {}or drawn at ply {}.\n",
+         budget from {openings}, each pair one trade played with each colour{}{}. Games end by the \
+         rules, at a forced mate both sides see, {}or drawn at ply {}.\n",
         header.engine_version,
         header.search_signature,
         crate::values::SIGNATURE_DEPTH,
@@ -68,13 +67,24 @@ pub fn markdown(
         },
         s.batches,
         s.pairs_per_batch,
-        s.observational_games,
-        s.opening_plies,
-        s.per_game,
-        s.skip_plies,
-        s.ending
-            .resign
-            .map_or(String::new(), |r| format!("when both agree for {} moves that one is {} cp ahead, ", r.moves, r.score)),
+        if s.until_verdicts.is_some() {
+            " (at most: the run stops once every verdict is in)"
+        } else {
+            ""
+        },
+        if s.observational_games == 0 {
+            "; no observational games".to_string()
+        } else {
+            format!(
+                "; observational: {} self-play games per budget from random {}-ply openings, up to \
+                 {} quiet positions each from ply {}",
+                s.observational_games, s.opening_plies, s.per_game, s.skip_plies
+            )
+        },
+        s.ending.resign.map_or(String::new(), |r| format!(
+            "when both agree for {} moves that one is {} cp ahead, ",
+            r.moves, r.score
+        )),
         s.ending.max_plies
     );
     let _ = writeln!(text, "{}\n", design_line(header));
@@ -198,9 +208,16 @@ pub fn markdown(
          sides (a piece against pawns, a piece, or two pieces, with the pawns that balance them by the \
          current estimate, give or take one), the men drawn at random among those of their type; only \
          legal, quiet positions kept. Each trade is played twice, the side with the imbalance once White \
-         and once Black. Batch by batch the design adapts: the next batch's trades are chosen greedily \
-         for the largest expected reduction of the values' variances (Fisher information of the ordinal \
-         model at the current fit). The fit: an ordered logit of each game's result (win, draw, loss) on \
+         and once Black. Batch by batch the next batch's trades are chosen greedily for the largest \
+         expected reduction of the values' variances (Fisher information of the ordinal model at the \
+         current fit, or, with `--design-values`, at that file's values, the games played counted \
+         either way)",
+    );
+    if header.design >= 2 {
+        text.push_str("; a fifth of every batch's pairs are pawn odds, which no estimate chooses");
+    }
+    text.push_str(
+        ". The fit: an ordered logit of each game's result (win, draw, loss) on \
          the material difference of every type and the pair terms, with White's first move and a draw \
          margin, by maximum likelihood (pawn = 1, scale fitted); 95% intervals by the percentile \
          bootstrap over pairs, and, for comparison, from the likelihood's curvature with the sandwich \
