@@ -105,11 +105,12 @@ pub fn comparison_section(
          fewer moves than the first row | CPU hours |\n|---|---:|---:|---:|---:|---:|---:|\n",
     );
     let mut first_moves: Option<f64> = None;
-    let mut row = |name: &str, games: usize, scale: Option<f64>, at: &Option<Efficiency>| {
-        let scale = scale.map_or("-".to_string(), |s| format!("{s:.3}"));
-        let Some(e) = at else {
-            let _ = writeln!(text, "| {name} | {games} | {scale} | no figure | | | |");
-            return;
+    for c in compared {
+        let name = format!("{} (`{}`)", c.name, c.path);
+        let scale = c.own_scale.map_or("-".to_string(), |s| format!("{s:.3}"));
+        let Some(e) = &c.at_fit else {
+            let _ = writeln!(text, "| {name} | {} | {scale} | no figure | | | |", c.games);
+            continue;
         };
         let moves = e.plies_to_target();
         let ratio = match first_moves {
@@ -121,19 +122,12 @@ pub fn comparison_section(
         };
         let _ = writeln!(
             text,
-            "| {name} | {games} | {scale} | {:.0} ({}) | {:.2} M | {ratio} | {:.1} |",
+            "| {name} | {} | {scale} | {:.0} ({}) | {:.2} M | {ratio} | {:.1} |",
+            c.games,
             e.games_to_target,
             letters[e.limiting],
             moves / 1e6,
             e.cpu_hours()
-        );
-    };
-    for c in &compared {
-        row(
-            &format!("{} (`{}`)", c.name, c.path),
-            c.games,
-            c.own_scale,
-            &c.at_fit,
         );
     }
     text.push('\n');
