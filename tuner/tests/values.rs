@@ -41,7 +41,7 @@ use kurier_tuner::values::run::settings::{
 use kurier_tuner::values::synthetic::{draw_result, synthetic_design, synthetic_material};
 use kurier_tuner::values::values_tables::values_tables;
 use kurier_tuner::values::verdict::VerdictRule;
-use kurier_tuner::values::verdict_table::budget_verdicts;
+use kurier_tuner::values::verdict_table::{budget_verdicts, verdict_tables};
 use kurier_tuner::values::{PieceTypes, Values};
 
 /// A fresh scratch folder under the target directory.
@@ -912,6 +912,16 @@ fn a_run_grows_by_a_budget_and_is_then_the_run_that_had_it_from_the_start() {
         .unwrap()
         .contains("\"budgets\":[60,120]"));
     assert_eq!(results_json(&after, &single), expected);
+    // Its verdicts: each budget's table in full, the largest first, then
+    // the verdicts against the budget.
+    let tables = verdict_tables(&results(&after, &single).unwrap(), &VerdictRule::default());
+    let at = |text: &str| {
+        tables
+            .find(text)
+            .unwrap_or_else(|| panic!("no {text}: {tables}"))
+    };
+    assert!(at("Verdicts at 120 nodes") < at("Verdicts at 60 nodes"));
+    assert!(at("Verdicts at 60 nodes") < at("Verdicts against the search budget"));
     // A budget taken away, or put before the others, is another run.
     for budgets in [vec![60], vec![120, 60]] {
         let other = RunSettings {

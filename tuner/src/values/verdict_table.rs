@@ -253,9 +253,9 @@ pub fn verdict_summary(results: &RunResults, rule: &VerdictRule) -> String {
     }
 }
 
-/// Every verdict table of a run: the largest budget's in full, then (with
-/// several budgets) the verdicts against the budget. Results without
-/// looks say so.
+/// Every verdict table of a run: each budget's in full, the largest
+/// first, then (with several budgets) the verdicts against the budget.
+/// Results without looks say so.
 pub fn verdict_tables(results: &RunResults, rule: &VerdictRule) -> String {
     let all: Vec<BudgetVerdicts> = results
         .budgets
@@ -269,8 +269,13 @@ pub fn verdict_tables(results: &RunResults, rule: &VerdictRule) -> String {
              they were written before verdicts were, or no fit succeeded. Run the report again from \
              the run's journal.\n",
         ),
-        Some(last) => {
-            text.push_str(&verdict_table(results, last, rule));
+        Some(_) => {
+            for (index, verdicts) in all.iter().rev().enumerate() {
+                if index > 0 {
+                    text.push('\n');
+                }
+                text.push_str(&verdict_table(results, verdicts, rule));
+            }
             if all.len() > 1 {
                 text.push('\n');
                 text.push_str(&budgets_verdict_table(results, &all));
