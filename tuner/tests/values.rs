@@ -922,6 +922,16 @@ fn a_run_grows_by_a_budget_and_is_then_the_run_that_had_it_from_the_start() {
     };
     assert!(at("Verdicts at 120 nodes") < at("Verdicts at 60 nodes"));
     assert!(at("Verdicts at 60 nodes") < at("Verdicts against the search budget"));
+    // Its values files: the largest budget's, and the smaller one's
+    // beside it, each saying which budget it holds.
+    let written = chess_report(&after, &single);
+    let file = |name: &str| {
+        let path = written.iter().find(|p| p.ends_with(name));
+        std::fs::read_to_string(path.unwrap_or_else(|| panic!("no {name}: {written:?}"))).unwrap()
+    };
+    assert!(file("chess-values.toml").contains("120 nodes"));
+    assert!(file("chess-values-60.toml").contains("60 nodes"));
+    assert!(!written.iter().any(|p| p.ends_with("chess-values-120.toml")));
     // A budget taken away, or put before the others, is another run.
     for budgets in [vec![60], vec![120, 60]] {
         let other = RunSettings {

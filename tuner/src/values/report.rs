@@ -184,8 +184,8 @@ pub fn markdown(
         .iter()
         .map(|file| {
             format!(
-                "[`{0}`]({0}): the {1}'s values at the largest budget",
-                file.file, file.what
+                "[`{0}`]({0}): the {1}'s values at {2} nodes per move",
+                file.file, file.what, file.nodes
             )
         })
         .collect();
@@ -261,14 +261,13 @@ pub fn write_report(
         out.join(format!("{name}.md")),
         markdown(results, rule, validations, comparisons, name),
     )];
-    let last = results.budgets.last().ok_or("the run has no budget")?;
     for file in values_files(results, name) {
         files.push((
             out.join(&file.file),
             values_file(
                 results,
                 file.estimate,
-                &format!("{}, {} nodes", file.what, last.nodes),
+                &format!("{}, {} nodes", file.what, file.nodes),
             ),
         ));
     }

@@ -47,35 +47,56 @@ pub fn values_file(results: &RunResults, estimate: &Estimate, what: &str) -> Str
     text
 }
 
-/// One values file of a report: a fit of the largest budget.
+/// One values file of a report: a fit of one budget.
 pub(super) struct ValuesFile<'r> {
     /// The file's name in the report's folder.
     pub(super) file: String,
     /// Which estimator fitted it.
     pub(super) what: &'static str,
+    /// The budget's nodes per move.
+    pub(super) nodes: u64,
     /// The fit.
     pub(super) estimate: &'r Estimate,
 }
 
 /// The values files of a report named `name`: one per fit the largest
-/// budget has (none when its fits failed).
+/// budget has (`name.toml`, `name-observational.toml`; none when its
+/// fits failed), and with several budgets the designed fit of each
+/// smaller one (`name-<nodes>.toml`), so that a budget added to a run
+/// late, with few games yet, does not leave the run without the values
+/// of the budgets it has played in full.
 pub(super) fn values_files<'r>(results: &'r RunResults, name: &str) -> Vec<ValuesFile<'r>> {
-    let Some(last) = results.budgets.last() else {
+    let Some((last, smaller)) = results.budgets.split_last() else {
         return Vec::new();
     };
-    let fits = [
-        (format!("{name}.toml"), "designed experiment", &last.design),
+    let mut fits = vec![
+        (
+            format!("{name}.toml"),
+            "designed experiment",
+            last.nodes,
+            &last.design,
+        ),
         (
             format!("{name}-observational.toml"),
             "observational fit",
+            last.nodes,
             &last.observational,
         ),
     ];
+    fits.extend(smaller.iter().map(|budget| {
+        (
+            format!("{name}-{}.toml", budget.nodes),
+            "designed experiment",
+            budget.nodes,
+            &budget.design,
+        )
+    }));
     fits.into_iter()
-        .filter_map(|(file, what, fit)| {
+        .filter_map(|(file, what, nodes, fit)| {
             fit.as_ref().map(|estimate| ValuesFile {
                 file,
                 what,
+                nodes,
                 estimate,
             })
         })
