@@ -263,24 +263,22 @@ pub fn verdict_tables(results: &RunResults, rule: &VerdictRule) -> String {
         .filter_map(|budget| budget_verdicts(results, budget, rule))
         .collect();
     let mut text = String::from("## Verdicts\n\n");
-    match all.last() {
-        None => text.push_str(
+    if all.is_empty() {
+        text.push_str(
             "No verdicts: these results hold no looks (fits after each batch with their covariance); \
              they were written before verdicts were, or no fit succeeded. Run the report again from \
              the run's journal.\n",
-        ),
-        Some(_) => {
-            for (index, verdicts) in all.iter().rev().enumerate() {
-                if index > 0 {
-                    text.push('\n');
-                }
-                text.push_str(&verdict_table(results, verdicts, rule));
-            }
-            if all.len() > 1 {
-                text.push('\n');
-                text.push_str(&budgets_verdict_table(results, &all));
-            }
+        );
+    }
+    for (index, verdicts) in all.iter().rev().enumerate() {
+        if index > 0 {
+            text.push('\n');
         }
+        text.push_str(&verdict_table(results, verdicts, rule));
+    }
+    if all.len() > 1 {
+        text.push('\n');
+        text.push_str(&budgets_verdict_table(results, &all));
     }
     text.push('\n');
     text
