@@ -85,6 +85,10 @@ pub struct PieceMoves<B> {
     /// `quiet_reach[color][square]`: every square a non-capturing move
     /// could reach on an empty board, by any part.
     pub quiet_reach: [Vec<B>; 2],
+    /// Whether every capture is a leap that is not for the first move
+    /// only (a pawn whose first move slides, for one): the capture
+    /// targets are then one table lookup.
+    pub captures_only_by_leaps: bool,
 }
 
 impl<B: Bitboard> PieceMoves<B> {
@@ -180,6 +184,7 @@ impl<B: Bitboard> PieceMoves<B> {
             capture_reach: empty(),
             capture_reach_from: empty(),
             quiet_reach: empty(),
+            captures_only_by_leaps: false,
         };
         let mut snipe_to = empty();
         for part in parts {
@@ -325,6 +330,15 @@ impl<B: Bitboard> PieceMoves<B> {
             }
         }
         moves.capture_reach_from = moves.capture_reach.each_ref().map(|to| invert(to));
+        moves.captures_only_by_leaps = !moves.rook
+            && !moves.bishop
+            && !moves.bent
+            && moves.sliders.iter().all(|part| !part.capture)
+            && moves
+                .initial_capture_leaps
+                .iter()
+                .flatten()
+                .all(|leaps| leaps.is_empty());
         moves
     }
 
@@ -354,6 +368,9 @@ impl<B: Bitboard> PieceMoves<B> {
         occupied: B,
         initial: B,
     ) -> B {
+        if self.captures_only_by_leaps {
+            return self.capture_leaps[color.index()][square.index()];
+        }
         self.targets_of::<false>(tables, color, square, occupied, initial)
             .1
     }

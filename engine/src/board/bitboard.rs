@@ -297,9 +297,11 @@ impl Bitboard for U256 {
     #[inline(always)]
     fn square(square: Square) -> Self {
         let (word, bit) = U256::word_and_bit(square);
-        let mut words = [0u64; WORDS];
-        words[word] = 1 << bit;
-        U256 { words }
+        // Without a store to an indexed word: each word's bit is computed.
+        let one = |i: usize| u64::from(word == i) << bit;
+        U256 {
+            words: [one(0), one(1), one(2), one(3)],
+        }
     }
     #[inline(always)]
     fn has(self, square: Square) -> bool {
@@ -351,6 +353,13 @@ impl Bitboard for U256 {
             words[word] = self.words[word] & self.words[word].wrapping_neg();
         }
         U256 { words }
+    }
+    #[inline(always)]
+    fn pop_lsb(&mut self) -> Square {
+        let square = self.lsb();
+        let (word, _) = U256::word_and_bit(square);
+        self.words[word] &= self.words[word].wrapping_sub(1);
+        square
     }
     #[inline(always)]
     fn wrapping_add(self, rhs: Self) -> Self {

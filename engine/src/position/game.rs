@@ -90,6 +90,10 @@ pub struct Game<B> {
     /// `[color][square]`: the squares from which some leap of some piece
     /// type (first-move leaps included) captures on `square`.
     pub leaps_from_any: [Vec<B>; 2],
+    /// `[color][square]`: the squares on some sliding path, on the empty
+    /// board, from a piece of `color` to `square`: only a man leaving one
+    /// of them can uncover an attack on `square` (a discovered check).
+    pub uncovering: [Vec<B>; 2],
     /// Per piece type, how far it steps straight forward (for pawns: the
     /// multi-steps that leave en-passant squares).
     pub pawn_steps: Vec<PawnSteps>,
@@ -328,8 +332,26 @@ impl<B: Bitboard> Game<B> {
                 })
                 .collect()
         });
+        let tables = AttackTables {
+            geometry: &geometry,
+            sliders: &sliders,
+        };
+        let uncovering = Color::BOTH.map(|color| {
+            (0..geometry.squares())
+                .map(|target| {
+                    let target = Square::new(target as u8);
+                    let snipers = pieces.iter().fold(B::EMPTY, |acc, moves| {
+                        acc | moves.snipe_from[color.index()][target.index()]
+                    });
+                    snipers
+                        .squares()
+                        .fold(B::EMPTY, |acc, sniper| acc | tables.path(sniper, target))
+                })
+                .collect()
+        });
         let game = Game {
             leaps_from_any,
+            uncovering,
             geometry,
             sliders,
             pieces,
@@ -378,5 +400,36 @@ impl<B: Bitboard> Game<B> {
             }
         }
         kept
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::bitboard::Bitboard;
+    use crate::position::any_game::AnyGame;
+    use crate::types::Color;
+
+    /// In chess, a man leaving a square can uncover an attack on e8 only
+    /// from the squares strictly between e8 and the board's edge on its
+    /// eight lines, counted by hand: e7 to e2 (6), d8 to b8 (3), f8 and
+    /// g8 (2), d7, c6, b5 (3), f7 and g6 (2); none for White's pawns and
+    /// knights, which do not slide.
+    #[test]
+    fn squares_that_can_uncover_an_attack_counted_by_hand() {
+        let AnyGame::Narrow(game) = AnyGame::built_in("chess").unwrap() else {
+            unreachable!("chess is 8x8")
+        };
+        let square = |name| game.geometry.parse_square(name).unwrap();
+        let uncovering = game.uncovering[Color::White.index()][square("e8").index()];
+        let expected = [
+            "e7", "e6", "e5", "e4", "e3", "e2", "d8", "c8", "b8", "f8", "g8", "d7", "c6", "b5",
+            "f7", "g6",
+        ]
+        .into_iter()
+        .fold(0u128, |acc, name| acc | u128::square(square(name)));
+        assert_eq!(uncovering, expected);
+        // A corner: a1's lines run to h1, a8 and h8.
+        let corner = game.uncovering[Color::Black.index()][square("a1").index()];
+        assert_eq!(corner.count(), 6 + 6 + 6);
     }
 }

@@ -352,11 +352,18 @@ impl<B: Bitboard> Position<B> {
         let occupied = self.occupied();
         let tables = game.tables();
         let initial = self.initial_squares(moved, mover);
-        let capture = game.pieces[moved].capture_targets(&tables, mover, to, occupied, initial);
-        if capture.has(king) {
+        let moves = &game.pieces[moved];
+        if moves.capture_reach[mover.index()][to.index()].has(king)
+            && moves
+                .capture_targets(&tables, mover, to, occupied, initial)
+                .has(king)
+        {
             return true;
         }
         // A slider whose path to the king ran through `from` may now see it.
+        if !game.uncovering[mover.index()][king.index()].has(from) {
+            return false;
+        }
         let own = self.colors[mover.index()];
         for (piece_type, moves) in game.pieces.iter().enumerate() {
             if !moves.slides {
@@ -395,12 +402,19 @@ impl<B: Bitboard> Position<B> {
         let occupied = (self.occupied() & !B::square(from)) | B::square(to);
         let tables = game.tables();
         // The moved piece has moved: its first-move parts no longer apply.
-        let capture = game.pieces[moved].capture_targets(&tables, us, to, occupied, B::EMPTY);
-        if capture.has(king) {
+        let moves = &game.pieces[moved];
+        if moves.capture_reach[us.index()][to.index()].has(king)
+            && moves
+                .capture_targets(&tables, us, to, occupied, B::EMPTY)
+                .has(king)
+        {
             return true;
         }
         // A discovered check needs a slider of ours whose path to the
         // king ran through the origin; only then test the attacks.
+        if !game.uncovering[us.index()][king.index()].has(from) {
+            return false;
+        }
         let own = self.colors[us.index()];
         let uncovers = game.pieces.iter().enumerate().any(|(piece_type, moves)| {
             moves.slides
