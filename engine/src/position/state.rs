@@ -25,6 +25,30 @@ struct Undo<B> {
     key: u64,
 }
 
+/// A plain move or capture, as the check tests see it.
+struct PlainMove<B> {
+    /// The side that moves.
+    mover: Color,
+    /// The moved piece's type.
+    moved: usize,
+    from: Square,
+    to: Square,
+    /// The occupied squares after the move.
+    occupied: B,
+    /// The squares where the moved piece's first-move parts apply.
+    initial: B,
+}
+
+/// Whether a plain move attacks the enemy king.
+enum KingSeen {
+    /// The moved piece attacks it from its new square.
+    Directly,
+    /// A slider's path to it ran through the origin: test the attacks.
+    MaybeUncovered,
+    /// Neither: no check.
+    Never,
+}
+
 /// A position of a variant compiled for bitboard type `B`.
 #[derive(Clone, Debug)]
 pub struct Position<B: Bitboard> {
@@ -343,42 +367,24 @@ impl<B: Bitboard> Position<B> {
         if played == Move::NULL || played.kind() != MoveKind::Normal {
             return self.in_check();
         }
-        let game = &*self.game;
         let mover = self.side.flip();
         let king = self.king_square(self.side);
         let to = Square::new(played.to());
-        let from = Square::new(played.from());
         let moved = Piece(self.board[to.index()]).piece_type();
-        let occupied = self.occupied();
-        let tables = game.tables();
         let initial = self.initial_squares(moved, mover);
-        let moves = &game.pieces[moved];
-        if moves.capture_reach[mover.index()][to.index()].has(king)
-            && moves
-                .capture_targets(&tables, mover, to, occupied, initial)
-                .has(king)
-        {
-            return true;
+        let shape = PlainMove {
+            mover,
+            moved,
+            from: Square::new(played.from()),
+            to,
+            occupied: self.occupied(),
+            initial,
+        };
+        match self.check_by_plain_move(&shape, king) {
+            KingSeen::Directly => true,
+            KingSeen::Never => false,
+            KingSeen::MaybeUncovered => self.in_check(),
         }
-        // A slider whose path to the king ran through `from` may now see it.
-        if !game.uncovering[mover.index()][king.index()].has(from) {
-            return false;
-        }
-        let own = self.colors[mover.index()];
-        for (piece_type, moves) in game.pieces.iter().enumerate() {
-            if !moves.slides {
-                continue;
-            }
-            let snipers =
-                moves.snipe_from[mover.index()][king.index()] & own & self.types[piece_type];
-            if snipers
-                .squares()
-                .any(|sniper| tables.path(sniper, king).has(from))
-            {
-                return self.in_check();
-            }
-        }
-        false
     }
 
     /// Whether `played` (legal here) would give check, found without
@@ -393,36 +399,70 @@ impl<B: Bitboard> Position<B> {
             self.unmake_move();
             return check;
         }
-        let game = &*self.game;
         let us = self.side;
         let king = self.king_square(us.flip());
         let from = Square::new(played.from());
         let to = Square::new(played.to());
-        let moved = Piece(self.board[from.index()]).piece_type();
         let occupied = (self.occupied() & !B::square(from)) | B::square(to);
-        let tables = game.tables();
         // The moved piece has moved: its first-move parts no longer apply.
-        let moves = &game.pieces[moved];
-        if moves.capture_reach[us.index()][to.index()].has(king)
+        let shape = PlainMove {
+            mover: us,
+            moved: Piece(self.board[from.index()]).piece_type(),
+            from,
+            to,
+            occupied,
+            initial: B::EMPTY,
+        };
+        match self.check_by_plain_move(&shape, king) {
+            KingSeen::Directly => true,
+            KingSeen::Never => false,
+            KingSeen::MaybeUncovered => {
+                let own = self.colors[us.index()] & !B::square(from);
+                self.is_attacked_by(king, us, occupied, own)
+            }
+        }
+    }
+
+    /// Whether the plain move `shape` attacks the enemy king on `king`:
+    /// the moved piece from its new square (tested exactly), or a slider
+    /// of the mover's whose path to the king ran through the origin (then
+    /// the caller tests the attacks). It may be asked before or after
+    /// the move: the slider test reads the mover's men of `self`, and the
+    /// moved piece on its target can only add a false alarm, which the
+    /// caller's full test settles.
+    fn check_by_plain_move(&self, shape: &PlainMove<B>, king: Square) -> KingSeen {
+        let game = &*self.game;
+        let tables = game.tables();
+        let mover = shape.mover.index();
+        let moves = &game.pieces[shape.moved];
+        if moves.capture_reach[mover][shape.to.index()].has(king)
             && moves
-                .capture_targets(&tables, us, to, occupied, B::EMPTY)
+                .capture_targets(
+                    &tables,
+                    shape.mover,
+                    shape.to,
+                    shape.occupied,
+                    shape.initial,
+                )
                 .has(king)
         {
-            return true;
+            return KingSeen::Directly;
         }
-        // A discovered check needs a slider of ours whose path to the
-        // king ran through the origin; only then test the attacks.
-        if !game.uncovering[us.index()][king.index()].has(from) {
-            return false;
+        if !game.uncovering[mover][king.index()].has(shape.from) {
+            return KingSeen::Never;
         }
-        let own = self.colors[us.index()];
+        let own = self.colors[mover];
         let uncovers = game.pieces.iter().enumerate().any(|(piece_type, moves)| {
             moves.slides
-                && (moves.snipe_from[us.index()][king.index()] & own & self.types[piece_type])
+                && (moves.snipe_from[mover][king.index()] & own & self.types[piece_type])
                     .squares()
-                    .any(|sniper| tables.path(sniper, king).has(from))
+                    .any(|sniper| tables.path(sniper, king).has(shape.from))
         });
-        uncovers && self.is_attacked_by(king, us, occupied, own & !B::square(from))
+        if uncovers {
+            KingSeen::MaybeUncovered
+        } else {
+            KingSeen::Never
+        }
     }
 
     #[inline(always)]
