@@ -33,6 +33,7 @@
 //!   at that fit (the efficiency benchmark);
 //! - [`synthetic`]: experiments with known true values, for the tests.
 
+pub mod budget_change;
 pub mod calibration;
 pub mod common_scale;
 pub mod design;

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use crate::values::budget_change::budget_change_tables;
 use crate::values::report_text::{reference, with_interval};
 use crate::values::run::results::{BudgetResult, RunResults};
 use crate::values::verdict::{Family, PieceVerdict, Scale, Schedule, Verdict, VerdictRule};
@@ -279,6 +280,8 @@ pub fn verdict_tables(results: &RunResults, rule: &VerdictRule) -> String {
     if all.len() > 1 {
         text.push('\n');
         text.push_str(&budgets_verdict_table(results, &all));
+        text.push('\n');
+        text.push_str(&budget_change_tables(results, rule.alpha));
     }
     text.push('\n');
     text
