@@ -160,22 +160,6 @@ mod tests {
     use super::*;
     use kurier_engine::variant::definition::Variant;
 
-    /// A chess look (columns Q R B N P, White's move, draw margin) at
-    /// `theta` with variance `sigma` on the diagonal.
-    fn look(theta: &[f64], sigma: f64) -> Look {
-        let n = theta.len();
-        let mut covariance = vec![0.0; n * n];
-        for i in 0..n {
-            covariance[i * n + i] = sigma;
-        }
-        Look {
-            batch: 1,
-            games: 100,
-            theta: theta.to_vec(),
-            covariance,
-        }
-    }
-
     #[test]
     fn changes_are_judged_by_hand_derived_bonferroni_intervals() {
         let types = PieceTypes::of(&Variant::built_in("chess").unwrap()).unwrap();
@@ -183,8 +167,8 @@ mod tests {
         let letter = |l| types.by_letter(l).unwrap();
         // Pawn 1, so a value's variance is sigma (1 + value^2).
         let sigma = 1e-4;
-        let smaller = look(&[9.0, 5.0, 3.0, 3.0, 1.0, 0.0, 1.0], sigma);
-        let larger = look(&[8.9, 6.0, 3.0, 2.5, 1.0, 0.0, 1.0], sigma);
+        let smaller = Look::with_diagonal(&[9.0, 5.0, 3.0, 3.0, 1.0, 0.0, 1.0], sigma);
+        let larger = Look::with_diagonal(&[8.9, 6.0, 3.0, 2.5, 1.0, 0.0, 1.0], sigma);
         let changes = budget_changes(&space, &types, &smaller, &larger, 0.05);
         assert_eq!(changes.len(), 4);
         // Four pieces: z(1 - 0.05 / 8) = 2.4977 (normal tables).
@@ -210,7 +194,7 @@ mod tests {
         expect(letter('Q'), -0.1, sigma * 162.21, "not shown");
         expect(letter('B'), 0.0, sigma * 20.0, "not shown");
         // A pawn not above zero at one budget: no values to compare.
-        let no_pawn = look(&[9.0, 5.0, 3.0, 3.0, 0.0, 0.0, 1.0], sigma);
+        let no_pawn = Look::with_diagonal(&[9.0, 5.0, 3.0, 3.0, 0.0, 0.0, 1.0], sigma);
         assert!(budget_changes(&space, &types, &smaller, &no_pawn, 0.05).is_empty());
     }
 }

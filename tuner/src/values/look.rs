@@ -62,6 +62,23 @@ impl Look {
         })
     }
 
+    /// A look after batch 1 of 100 games at `theta`, with covariance
+    /// `sigma` times the identity: the tests' hand-made fits.
+    #[cfg(test)]
+    pub(crate) fn with_diagonal(theta: &[f64], sigma: f64) -> Look {
+        let n = theta.len();
+        let mut covariance = vec![0.0; n * n];
+        for i in 0..n {
+            covariance[i * n + i] = sigma;
+        }
+        Look {
+            batch: 1,
+            games: 100,
+            theta: theta.to_vec(),
+            covariance,
+        }
+    }
+
     /// The variance of `g . theta`.
     pub fn variance(&self, g: &[f64]) -> f64 {
         quadratic_form(g, &self.covariance).max(0.0)

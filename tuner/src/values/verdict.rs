@@ -549,22 +549,6 @@ mod tests {
         }
     }
 
-    /// A look at `theta` (columns Q R B N P, White's move, draw margin)
-    /// with covariance `sigma` times the identity.
-    fn look(theta: &[f64], sigma: f64) -> Look {
-        let n = theta.len();
-        let mut covariance = vec![0.0; n * n];
-        for i in 0..n {
-            covariance[i * n + i] = sigma;
-        }
-        Look {
-            batch: 1,
-            games: 100,
-            theta: theta.to_vec(),
-            covariance,
-        }
-    }
-
     #[test]
     fn fieller_intervals_solve_their_quadratic_by_hand() {
         let (types, space) = chess();
@@ -574,7 +558,7 @@ mod tests {
         // covariance; a wide band (D = 2 * 0.5 / se, se = sqrt(0.01 +
         // 25 * 0.01) / 0.5 = 1.0198): c between the quantiles. The
         // interval solves (2.5 - 0.5 b)^2 = c^2 0.01 (1 + b^2).
-        let l = look(&[4.5, 2.5, 1.5, 1.5, 0.5, 0.1, 0.9], 0.01);
+        let l = Look::with_diagonal(&[4.5, 2.5, 1.5, 1.5, 0.5, 0.1, 0.9], 0.01);
         let (value, interval) = family.interval(&l, 2, 0.01);
         let interval = interval.unwrap();
         assert!((value - 5.0).abs() < 1e-12);
@@ -588,7 +572,7 @@ mod tests {
         // the value than below it.
         assert!(interval.high - 5.0 > 5.0 - interval.low);
         // A pawn not told from zero: unbounded, undecided.
-        let vague = look(&[4.5, 2.5, 1.5, 1.5, 0.05, 0.1, 0.9], 0.01);
+        let vague = Look::with_diagonal(&[4.5, 2.5, 1.5, 1.5, 0.05, 0.1, 0.9], 0.01);
         assert_eq!(family.interval(&vague, 2, 0.01).1, None);
         assert_eq!(family.classify(2, None), Verdict::Undecided);
     }
@@ -614,9 +598,9 @@ mod tests {
         let family = chess_family(&space, &types, &suggested, Scale::Pawns);
         // Look 1: every piece at its suggestion, precisely; look 2: the
         // rook far off. The first look confirms all, and they stand.
-        let mut first = look(&[4.5, 2.5, 1.5, 1.5, 0.5, 0.1, 0.9], 1e-8);
+        let mut first = Look::with_diagonal(&[4.5, 2.5, 1.5, 1.5, 0.5, 0.1, 0.9], 1e-8);
         first.batch = 1;
-        let mut second = look(&[4.5, 4.0, 1.5, 1.5, 0.5, 0.1, 0.9], 1e-8);
+        let mut second = Look::with_diagonal(&[4.5, 4.0, 1.5, 1.5, 0.5, 0.1, 0.9], 1e-8);
         second.batch = 2;
         let looks = [first, second.clone()];
         let verdicts = family.verdicts(&looks, Schedule::EveryBatch { batches: 4 }, 0.05);
@@ -644,7 +628,7 @@ mod tests {
         // 0.5): in pawns refuted, on the common scale every piece at its
         // suggestion and the pawn at 1 / 1.2.
         let theta = [5.4, 3.0, 1.8, 1.8, 0.5, 0.1, 0.9];
-        let precise = look(&theta, 1e-8);
+        let precise = Look::with_diagonal(&theta, 1e-8);
         let pawns = chess_family(&space, &types, &suggested, Scale::Pawns);
         let common = chess_family(&space, &types, &suggested, Scale::Common);
         let in_pawns = pawns.verdicts(std::slice::from_ref(&precise), Schedule::Final, 0.05);
