@@ -31,16 +31,42 @@ pub struct BudgetChange {
     pub interval: Interval,
 }
 
+/// What a change's interval says about the value at the larger budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// The whole interval is above zero.
+    Higher,
+    /// The whole interval is below zero.
+    Lower,
+    /// The interval holds zero: no change shown.
+    NotShown,
+}
+
+impl Direction {
+    /// Every direction, in the order the report lists them.
+    const ALL: [Direction; 3] = [Direction::Higher, Direction::Lower, Direction::NotShown];
+}
+
+impl std::fmt::Display for Direction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Direction::Higher => "higher",
+            Direction::Lower => "lower",
+            Direction::NotShown => "not shown",
+        })
+    }
+}
+
 impl BudgetChange {
-    /// `higher` or `lower` where the interval excludes no change, else
-    /// `not shown`.
-    pub fn direction(&self) -> &'static str {
+    /// Higher or lower where the interval excludes no change, else not
+    /// shown.
+    pub fn direction(&self) -> Direction {
         if self.interval.low > 0.0 {
-            "higher"
+            Direction::Higher
         } else if self.interval.high < 0.0 {
-            "lower"
+            Direction::Lower
         } else {
-            "not shown"
+            Direction::NotShown
         }
     }
 }
@@ -94,7 +120,8 @@ pub fn budget_changes(
 }
 
 /// The report's tables of the values' changes between consecutive
-/// budgets (empty with fewer than two budgets with looks).
+/// budgets (empty with fewer than two budgets with looks; a pair of
+/// budgets with no piece valued at both gets one line saying so).
 pub fn budget_change_tables(results: &RunResults, alpha: f64) -> String {
     let header = &results.header;
     let types = &header.types;
@@ -107,6 +134,15 @@ pub fn budget_change_tables(results: &RunResults, alpha: f64) -> String {
     for pair in with_looks.windows(2) {
         let ((small_nodes, smaller), (large_nodes, larger)) = (pair[0], pair[1]);
         let changes = budget_changes(&header.space, types, smaller, larger, alpha);
+        if changes.is_empty() {
+            let _ = writeln!(
+                text,
+                "No change of the values from {small_nodes} to {large_nodes} nodes per move: \
+                 the pawn's coefficient is not above zero at one of them, so neither has \
+                 values in pawns."
+            );
+            continue;
+        }
         let _ = writeln!(
             text,
             "Change of the values in pawns from {small_nodes} to {large_nodes} nodes per move \
@@ -132,7 +168,7 @@ pub fn budget_change_tables(results: &RunResults, alpha: f64) -> String {
                 change.direction()
             );
         }
-        let listed = |direction: &str| {
+        let listed = |direction: Direction| {
             let letters: Vec<String> = changes
                 .iter()
                 .filter(|c| c.direction() == direction)
@@ -144,12 +180,10 @@ pub fn budget_change_tables(results: &RunResults, alpha: f64) -> String {
                 letters.join(", ")
             }
         };
+        let [higher, lower, not_shown] = Direction::ALL.map(listed);
         let _ = writeln!(
             text,
-            "\nHigher at {large_nodes} nodes: {}; lower: {}; not shown: {}.",
-            listed("higher"),
-            listed("lower"),
-            listed("not shown")
+            "\nHigher at {large_nodes} nodes: {higher}; lower: {lower}; not shown: {not_shown}."
         );
     }
     text
@@ -173,7 +207,7 @@ mod tests {
         assert_eq!(changes.len(), 4);
         // Four pieces: z(1 - 0.05 / 8) = 2.4977 (normal tables).
         let z = 2.4977;
-        let expect = |t: usize, change: f64, variance: f64, direction: &str| {
+        let expect = |t: usize, change: f64, variance: f64, direction: Direction| {
             let found = changes.iter().find(|c| c.t == t).unwrap();
             let half = z * variance.sqrt();
             assert!(
@@ -187,14 +221,52 @@ mod tests {
             assert_eq!(found.direction(), direction, "{found:?}");
         };
         // Rook 5 -> 6: variance 1e-4 (26 + 37), half-width 0.198.
-        expect(letter('R'), 1.0, sigma * 63.0, "higher");
+        expect(letter('R'), 1.0, sigma * 63.0, Direction::Higher);
         // Knight 3 -> 2.5: 1e-4 (10 + 7.25), half-width 0.104.
-        expect(letter('N'), -0.5, sigma * 17.25, "lower");
+        expect(letter('N'), -0.5, sigma * 17.25, Direction::Lower);
         // Queen 9 -> 8.9: 1e-4 (82 + 80.21), half-width 0.318.
-        expect(letter('Q'), -0.1, sigma * 162.21, "not shown");
-        expect(letter('B'), 0.0, sigma * 20.0, "not shown");
+        expect(letter('Q'), -0.1, sigma * 162.21, Direction::NotShown);
+        expect(letter('B'), 0.0, sigma * 20.0, Direction::NotShown);
         // A pawn not above zero at one budget: no values to compare.
         let no_pawn = Look::with_diagonal(&[9.0, 5.0, 3.0, 3.0, 0.0, 0.0, 1.0], sigma);
         assert!(budget_changes(&space, &types, &smaller, &no_pawn, 0.05).is_empty());
+    }
+
+    #[test]
+    fn each_pair_of_budgets_gets_a_table_or_says_why_not() {
+        let text = include_str!("../../../reports/chess-values-results.json");
+        let mut results = RunResults::parse(text, "chess-values-results.json").unwrap();
+        // Three budgets (500, 1,000, 4,000 nodes): two pairs, each a row
+        // per piece other than the pawn and the king (Q, R, B, N).
+        let tables = budget_change_tables(&results, 0.05);
+        let rows = |text: &str| text.lines().filter(|l| l.starts_with("| ")).count();
+        assert_eq!(
+            tables.matches("Change of the values").count(),
+            2,
+            "{tables}"
+        );
+        assert_eq!(rows(&tables), 2 * (1 + 4), "{tables}");
+        // The largest budget's pawn not above zero: the second pair has
+        // no values to compare, and says so instead of an empty table.
+        let pawn = results.header.space.pawn_column;
+        let last = results
+            .budgets
+            .last_mut()
+            .unwrap()
+            .looks
+            .last_mut()
+            .unwrap();
+        last.theta[pawn] = 0.0;
+        let tables = budget_change_tables(&results, 0.05);
+        assert_eq!(
+            tables.matches("Change of the values").count(),
+            1,
+            "{tables}"
+        );
+        assert_eq!(rows(&tables), 1 + 4, "{tables}");
+        assert!(
+            tables.contains("No change of the values from 1000 to 4000 nodes"),
+            "{tables}"
+        );
     }
 }
