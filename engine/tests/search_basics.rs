@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use kurier_engine::eval::evaluate::{EvalParams, Evaluator};
 use kurier_engine::position::any_game::AnyGame;
+use kurier_engine::position::rules::{GameResult, Outcome, Termination};
 use kurier_engine::position::state::Position;
 use kurier_engine::search::alpha_beta::search;
 use kurier_engine::search::history::SearchHistories;
@@ -30,6 +31,49 @@ fn best(variant: &str, fen: &str, depth: u32, threads: usize) -> (String, Score)
         assert!(position.legal_moves().contains(&best));
         (position.uci(best), last.expect("a report"))
     })
+}
+
+/// Plays `fen` out with the variant's default evaluation on both sides,
+/// `nodes` per move, one table and one set of histories for the whole
+/// game (as a tournament player keeps them): how it ended, and after how
+/// many plies.
+fn play_out(variant: &str, fen: &str, nodes: u64) -> (Outcome, usize) {
+    let game = AnyGame::built_in(variant).unwrap();
+    with_game!(&game, g => {
+        let mut position = Position::from_fen(g.clone(), fen).unwrap();
+        let evaluator = Evaluator::new(g, EvalParams::for_variant(&g.variant).unwrap());
+        let tt = TranspositionTable::new(16);
+        let mut histories = SearchHistories::new();
+        let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+        for ply in 0.. {
+            if let Some(outcome) = position.outcome() {
+                return (outcome, ply);
+            }
+            let result = search(&position, &evaluator, &tt, &mut histories, &limits, &Config::default(), &Control::new(false), &mut |_| {});
+            position.make_move(result.best.expect("a legal move"));
+        }
+        unreachable!("a game ends by the fifty-move rule at the latest")
+    })
+}
+
+#[test]
+fn excoco_king_and_queen_mate_a_lone_king_before_the_fifty_move_rule() {
+    // King and queen against a bare king win on any board (ExCoCo has no
+    // bare-king rule, so the mate is the win). Three positions from the
+    // 4,000-node games of the verdict run that the engine drew by the
+    // fifty-move rule while the ExCoCo weights' mop-up was near zero.
+    for fen in [
+        "18/18/18/18/18/11Q6/13k4/10K7/18/18 b - - 0 231",
+        "18/18/17k/13Q4/18/18/18/18/11K6/18 b - - 0 193",
+        "17Q/18/18/18/18/5k12/18/18/8K9/18 w - - 0 170",
+    ] {
+        let (outcome, plies) = play_out("excoco", fen, 4000);
+        assert_eq!(
+            (outcome.result, outcome.termination),
+            (GameResult::WhiteWins, Termination::Checkmate),
+            "{fen}: after {plies} plies"
+        );
+    }
 }
 
 #[test]
