@@ -1039,6 +1039,18 @@ fn a_run_refuses_other_settings_other_builds_and_other_variants() {
     header_as("design", serde_json::json!(null));
     let resumed = run(&settings, &folder, None).unwrap();
     assert_eq!(essence(&resumed.games), essence(&state.games));
+    // A build that searches alike but evaluates otherwise (weights no
+    // bench position reaches), and a journal that does not say which
+    // weights played it: neither goes on.
+    header_as("weights_fingerprint", serde_json::json!("0123456789abcdef"));
+    let error = run(&settings, &folder, None).unwrap_err();
+    assert!(
+        error.contains("other evaluation weights") && error.contains("weights 0123456789abcdef"),
+        "{error}"
+    );
+    header_as("weights_fingerprint", serde_json::json!(null));
+    let error = run(&settings, &folder, None).unwrap_err();
+    assert!(error.contains("weights not recorded"), "{error}");
     header_as("search_signature", serde_json::json!(1));
     let error = run(&settings, &folder, None).unwrap_err();
     assert!(error.contains("searches differently"), "{error}");

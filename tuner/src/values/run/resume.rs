@@ -104,6 +104,23 @@ pub(super) fn check_same_run(
             header.search_signature
         ));
     }
+    if recorded.weights_fingerprint != header.weights_fingerprint {
+        return Err(format!(
+            "{} holds a run played with other evaluation weights (engine {}, weights {}; this \
+             build: {}): its games would mix with this build's; use the build that started it, \
+             or another --out folder",
+            source.display(),
+            recorded.engine_version,
+            recorded
+                .weights_fingerprint
+                .as_deref()
+                .unwrap_or("not recorded"),
+            header
+                .weights_fingerprint
+                .as_deref()
+                .unwrap_or("not recorded")
+        ));
+    }
     if recorded.design != 0 && recorded.design != header.design {
         return Err(format!(
             "{} holds a run whose batches another version of the design planned (design {}; \

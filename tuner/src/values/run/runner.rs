@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use crate::positions::dataset::Dataset;
 use crate::positions::openings::read_openings;
 use crate::records::line_journal::{JournalEntry, LineJournal};
+use crate::util::files::fingerprint;
 use crate::util::work_progress::WorkProgress;
 use crate::values::design::{DesignLimits, Until, DESIGN_VERSION};
 use crate::values::design_game::{complete_pairs, game_id, DesignGame};
@@ -74,6 +75,7 @@ pub fn run(settings: &RunSettings, folder: &Path, base: Option<&Path>) -> Result
             engine_version: engine_version(),
             search_signature: signature,
             design: DESIGN_VERSION,
+            weights_fingerprint: Some(fingerprint(&params.to_toml())),
             engine_values: values_of(&params, &types),
             engine_values_estimated: estimated,
             suggested,

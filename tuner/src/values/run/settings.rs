@@ -162,6 +162,14 @@ pub struct RunHeader {
     /// the plan when merged).
     #[serde(default)]
     pub design: u32,
+    /// The fingerprint of every evaluation weight the engine plays with
+    /// (`EvalParams::to_toml`, as a match's players record it): a run
+    /// resumes only with a build that evaluates alike, since weights
+    /// that no bench position reaches (the mop-up's) leave the search
+    /// signature as it was. `None` in journals written before it was
+    /// recorded: those can still be merged and reported, not resumed.
+    #[serde(default)]
+    pub weights_fingerprint: Option<String>,
     /// The variant's piece types.
     pub types: PieceTypes,
     /// The values the engine plays with, pawns.
