@@ -22,7 +22,7 @@ use crate::tournament::schedule::Format;
 /// Kurier's tuner: tournaments with sound statistics, opening books,
 /// piece-value fitting.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(name = "kurier-tune", version = env!("KURIER_VERSION"), about)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -187,19 +187,8 @@ pub fn search_signature(variant: &str) -> Result<u64, String> {
     Ok(lines.iter().map(|line| line.nodes).sum())
 }
 
-/// The engine's version: the crate version and, when run inside a git
-/// checkout, the commit.
+/// The engine's version: the crate version and the git commit it was
+/// built from (`tuner/build.rs`), when built in a git checkout.
 pub fn engine_version() -> String {
-    let commit = std::process::Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .output()
-        .ok()
-        .filter(|output| output.status.success())
-        .and_then(|output| String::from_utf8(output.stdout).ok())
-        .map(|text| text.trim().to_string())
-        .filter(|text| !text.is_empty());
-    match commit {
-        Some(commit) => format!("{} ({commit})", env!("CARGO_PKG_VERSION")),
-        None => env!("CARGO_PKG_VERSION").to_string(),
-    }
+    env!("KURIER_VERSION").to_string()
 }
