@@ -730,12 +730,13 @@ fn chess_report(state: &RunState, folder: &Path) -> Vec<PathBuf> {
     .unwrap()
 }
 
-/// A game without its CPU time.
+/// A game without its CPU and wall times.
 fn essence(games: &[DesignGame]) -> Vec<DesignGame> {
     games
         .iter()
         .map(|g| DesignGame {
             cpu_ms: 0,
+            move_ms: Vec::new(),
             ..g.clone()
         })
         .collect()

@@ -37,6 +37,18 @@ pub struct DesignGame {
     pub termination: String,
     /// CPU time of the game, milliseconds.
     pub cpu_ms: u64,
+    /// Each move's score as its mover's search reported it, in
+    /// centipawns from the mover's side (mates as
+    /// [`MATE_CENTIPAWNS`](crate::records::game_record::MATE_CENTIPAWNS)),
+    /// as cutechess keeps them in its PGN: what any score rule would have
+    /// seen, so that one can be judged on games played without it
+    /// (`bench/resign_rule.py`). Empty in journals older than it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<Option<i32>>,
+    /// Each move's wall time, milliseconds (what share of the game's CPU
+    /// time its moves took). Empty in journals older than it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub move_ms: Vec<u64>,
 }
 
 /// The id of a design game: budget, batch, pair and colour in one number.

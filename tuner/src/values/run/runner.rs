@@ -16,6 +16,7 @@ use rayon::prelude::*;
 
 use crate::positions::dataset::Dataset;
 use crate::positions::openings::read_openings;
+use crate::records::game_record::MoveScore;
 use crate::records::line_journal::{JournalEntry, LineJournal};
 use crate::util::files::fingerprint;
 use crate::util::work_progress::WorkProgress;
@@ -325,6 +326,12 @@ impl<'r, B: Bitboard> Runner<'r, B> {
                     .map_err(|e| format!("planned position {}: {e}", planned.fen))?;
                 let player = &players[*budget as usize];
                 let (record, cpu_ms) = play_tuner_game(&start, player, player, &rules);
+                let scores = record
+                    .notes
+                    .iter()
+                    .map(|note| note.score.map(MoveScore::centipawns))
+                    .collect();
+                let move_ms = record.notes.iter().map(|note| note.ms).collect();
                 let entry = DesignGame {
                     budget: *budget,
                     batch,
@@ -336,6 +343,8 @@ impl<'r, B: Bitboard> Runner<'r, B> {
                     result: record.result.pgn().to_string(),
                     termination: record.termination.description(),
                     cpu_ms,
+                    scores,
+                    move_ms,
                 };
                 journal
                     .lock()
