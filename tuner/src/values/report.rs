@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::util::files::same_file;
 use crate::values::values_file::values_files;
 use crate::values::values_tables::{
     budget_heading, budgets_table, engine_values_differ, progression_section,
@@ -290,10 +291,30 @@ pub fn write_report(
         out.join(format!("{name}-results.json")),
         serde_json::to_string_pretty(results).map_err(|e| e.to_string())?,
     ));
+    for (path, _) in &files {
+        refuse_to_overwrite_an_input(results, path)?;
+    }
     for (path, text) in &files {
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(files.into_iter().map(|(path, _)| path).collect())
+}
+
+/// An error when `path` is a values file the run reads again when
+/// resumed, still as it was recorded: a report written over it would
+/// leave the run unable to go on (its settings would no longer match).
+fn refuse_to_overwrite_an_input(results: &RunResults, path: &Path) -> Result<(), String> {
+    for (option, input) in results.header.settings.values_inputs() {
+        if same_file(path, Path::new(&input.path)) && input.reread().is_ok() {
+            return Err(format!(
+                "{}: the run's {option} file, which it reads again whenever it is resumed; the \
+                 report would write its own values over it: give the report another --out or \
+                 --name",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What chose the trades: the design's version, and the values every

@@ -137,6 +137,18 @@ pub struct RunSettings {
 }
 
 impl RunSettings {
+    /// The values files the run reads again whenever it is resumed, each
+    /// with the option that named it.
+    pub fn values_inputs(&self) -> Vec<(&'static str, &RecordedFile)> {
+        [
+            ("--engine-values", &self.engine_values),
+            ("--design-values", &self.design_values),
+        ]
+        .into_iter()
+        .filter_map(|(option, file)| file.as_ref().map(|file| (option, file)))
+        .collect()
+    }
+
     /// The settings without the shard: what shards of one run share.
     pub fn unsharded(&self) -> RunSettings {
         RunSettings {

@@ -1,0 +1,91 @@
+//! A report never writes its values over a values file its run reads
+//! again when resumed (`--design-values`, `--engine-values`): the run
+//! would no longer match its settings and could not go on.
+
+use std::path::{Path, PathBuf};
+
+use kurier_tuner::values::generate::GameEnding;
+use kurier_tuner::values::report::write_report;
+use kurier_tuner::values::run::results::results;
+use kurier_tuner::values::run::runner::run;
+use kurier_tuner::values::run::settings::{DesignOpenings, RecordedFile, RunSettings};
+use kurier_tuner::values::verdict::VerdictRule;
+
+const DESIGN_VALUES: &str =
+    "variant = \"chess\"\n\n[values]\nP = 100\nQ = 900\nR = 500\nB = 330\nN = 320\n";
+
+fn scratch(name: &str) -> PathBuf {
+    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("report-inputs-{name}"));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    folder
+}
+
+fn settings(design_values: &Path) -> RunSettings {
+    RunSettings {
+        variant: "chess".to_string(),
+        variant_file: None,
+        engine_values: None,
+        design_values: Some(RecordedFile::read(design_values).unwrap().0),
+        quick: false,
+        budgets: vec![60],
+        batches: 1,
+        pairs_per_batch: 30,
+        openings: DesignOpenings::Random { plies: 6 },
+        ending: GameEnding {
+            max_plies: 80,
+            resign: None,
+        },
+        observational_games: 0,
+        per_game: 4,
+        skip_plies: 4,
+        opening_plies: 6,
+        bootstrap: 20,
+        pair_terms: vec![],
+        texel: false,
+        texel_l2: 0.001,
+        seed: 9,
+        shard: None,
+        until_verdicts: None,
+    }
+}
+
+#[test]
+fn a_report_refuses_to_write_over_the_runs_design_values() {
+    let folder = scratch("design");
+    let report = folder.join("report");
+    std::fs::create_dir_all(&report).unwrap();
+    // The run is designed at the values file the report would write
+    // (a one-budget report's values file is `<name>.toml`).
+    let design = report.join("chess-values.toml");
+    std::fs::write(&design, DESIGN_VALUES).unwrap();
+    let state = run(&settings(&design), &folder.join("run"), None).unwrap();
+    let results = results(&state, &folder.join("run")).unwrap();
+    let write =
+        |name: &str| write_report(&results, &VerdictRule::default(), &[], &[], &report, name);
+
+    let error = write("chess-values").unwrap_err();
+    assert!(
+        error.contains("chess-values.toml") && error.contains("--design-values"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(&design).unwrap(), DESIGN_VALUES);
+    assert!(
+        !report.join("chess-values.md").exists(),
+        "nothing is written"
+    );
+
+    // Under another name the report is written, and the run's file kept.
+    let written = write("chess-values-report").unwrap();
+    assert!(written.contains(&report.join("chess-values-report.toml")));
+    assert_eq!(std::fs::read_to_string(&design).unwrap(), DESIGN_VALUES);
+
+    // A file that no longer holds what the run recorded is no input of
+    // it any more (the run refuses it anyway): the report may replace it.
+    std::fs::write(&design, DESIGN_VALUES.replace("Q = 900", "Q = 950")).unwrap();
+    write("chess-values").unwrap();
+    assert_ne!(
+        std::fs::read_to_string(&design).unwrap(),
+        DESIGN_VALUES.replace("Q = 900", "Q = 950")
+    );
+}
