@@ -2,51 +2,25 @@
 //! again when resumed (`--design-values`, `--engine-values`): the run
 //! would no longer match its settings and could not go on.
 
-use std::path::{Path, PathBuf};
+mod small_run;
 
-use kurier_tuner::values::generate::GameEnding;
+use std::path::Path;
+
 use kurier_tuner::values::report::write_report;
 use kurier_tuner::values::run::results::results;
 use kurier_tuner::values::run::runner::run;
-use kurier_tuner::values::run::settings::{DesignOpenings, RecordedFile, RunSettings};
+use kurier_tuner::values::run::settings::{RecordedFile, RunSettings};
 use kurier_tuner::values::verdict::VerdictRule;
+use small_run::{chess_settings, scratch};
 
 const DESIGN_VALUES: &str =
     "variant = \"chess\"\n\n[values]\nP = 100\nQ = 900\nR = 500\nB = 330\nN = 320\n";
 
-fn scratch(name: &str) -> PathBuf {
-    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("report-inputs-{name}"));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    folder
-}
-
 fn settings(design_values: &Path) -> RunSettings {
     RunSettings {
-        variant: "chess".to_string(),
-        variant_file: None,
-        engine_values: None,
         design_values: Some(RecordedFile::read(design_values).unwrap().0),
-        quick: false,
-        budgets: vec![60],
-        batches: 1,
-        pairs_per_batch: 30,
-        openings: DesignOpenings::Random { plies: 6 },
-        ending: GameEnding {
-            max_plies: 80,
-            resign: None,
-        },
-        observational_games: 0,
-        per_game: 4,
-        skip_plies: 4,
-        opening_plies: 6,
-        bootstrap: 20,
-        pair_terms: vec![],
-        texel: false,
-        texel_l2: 0.001,
         seed: 9,
-        shard: None,
-        until_verdicts: None,
+        ..chess_settings()
     }
 }
 

@@ -3,47 +3,25 @@
 //! every game is the same game cut where the recorded scores say the rule
 //! fires (`bench/resign_rule.py` rests on this).
 
-use std::path::PathBuf;
+mod small_run;
 
 use kurier_tuner::tournament::adjudication::ResignRule;
 use kurier_tuner::values::design_game::DesignGame;
 use kurier_tuner::values::generate::GameEnding;
 use kurier_tuner::values::run::runner::run;
-use kurier_tuner::values::run::settings::{DesignOpenings, RunSettings};
-
-fn scratch(name: &str) -> PathBuf {
-    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("score-record-{name}"));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    folder
-}
+use kurier_tuner::values::run::settings::RunSettings;
+use small_run::{chess_settings, scratch};
 
 fn settings(resign: Option<ResignRule>) -> RunSettings {
     RunSettings {
-        variant: "chess".to_string(),
-        variant_file: None,
-        engine_values: None,
-        design_values: None,
-        quick: false,
         budgets: vec![200],
-        batches: 1,
         pairs_per_batch: 12,
-        openings: DesignOpenings::Random { plies: 6 },
         ending: GameEnding {
             max_plies: 200,
             resign,
         },
-        observational_games: 0,
-        per_game: 4,
-        skip_plies: 4,
-        opening_plies: 6,
-        bootstrap: 20,
-        pair_terms: vec![],
-        texel: false,
-        texel_l2: 0.001,
         seed: 3,
-        shard: None,
-        until_verdicts: None,
+        ..chess_settings()
     }
 }
 

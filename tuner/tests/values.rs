@@ -5,6 +5,8 @@
 //! journaled, resumed, refused with other settings, split into shards
 //! that merge into exactly the one-machine result.
 
+mod small_run;
+
 use std::path::{Path, PathBuf};
 
 use kurier_engine::eval::evaluate::{EvalParams, Evaluator, Pair};
@@ -35,22 +37,13 @@ use kurier_tuner::values::report::{self, write_report};
 use kurier_tuner::values::run::merge::merge_values;
 use kurier_tuner::values::run::results::{results, RunResults};
 use kurier_tuner::values::run::runner::run;
-use kurier_tuner::values::run::settings::{
-    journal_path, DesignOpenings, RecordedFile, RunSettings, RunState,
-};
+use kurier_tuner::values::run::settings::{journal_path, RecordedFile, RunSettings, RunState};
 use kurier_tuner::values::synthetic::{draw_result, synthetic_design, synthetic_material};
 use kurier_tuner::values::values_tables::values_tables;
 use kurier_tuner::values::verdict::VerdictRule;
 use kurier_tuner::values::verdict_table::{budget_verdicts, verdict_tables};
 use kurier_tuner::values::{PieceTypes, Values};
-
-/// A fresh scratch folder under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("values-{name}"));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    folder
-}
+use small_run::{chess_settings, scratch};
 
 fn chess_types() -> PieceTypes {
     PieceTypes::of(&Variant::built_in("chess").unwrap()).unwrap()
@@ -645,30 +638,11 @@ fn sharded_generation_merges_into_the_one_machine_dataset() {
 /// observational games.
 fn tiny_settings() -> RunSettings {
     RunSettings {
-        variant: "chess".to_string(),
-        variant_file: None,
-        engine_values: None,
-        design_values: None,
-        quick: false,
-        budgets: vec![60],
         batches: 2,
-        pairs_per_batch: 30,
-        openings: DesignOpenings::Random { plies: 6 },
-        ending: GameEnding {
-            max_plies: 80,
-            resign: None,
-        },
         observational_games: 40,
-        per_game: 4,
-        skip_plies: 4,
-        opening_plies: 6,
-        bootstrap: 20,
         pair_terms: vec!['B'],
-        texel: false,
-        texel_l2: 0.001,
         seed: 5,
-        shard: None,
-        until_verdicts: None,
+        ..chess_settings()
     }
 }
 
