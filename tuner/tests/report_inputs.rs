@@ -1,12 +1,16 @@
 //! A report never writes its values over a values file its run reads
 //! again when resumed (`--design-values`, `--engine-values`): the run
-//! would no longer match its settings and could not go on.
+//! would no longer match its settings and could not go on. And a run's
+//! journal is merged and reported without its design values file, whose
+//! values its header keeps.
 
 mod small_run;
 
 use std::path::Path;
 
+use kurier_tuner::util::shard::Shard;
 use kurier_tuner::values::report::write_report;
+use kurier_tuner::values::run::merge::merge_values;
 use kurier_tuner::values::run::results::results;
 use kurier_tuner::values::run::runner::run;
 use kurier_tuner::values::run::settings::{RecordedFile, RunSettings};
@@ -20,6 +24,8 @@ fn settings(design_values: &Path) -> RunSettings {
     RunSettings {
         design_values: Some(RecordedFile::read(design_values).unwrap().0),
         seed: 9,
+        // One shard of one: a journal `merge` takes.
+        shard: Some(Shard { index: 1, count: 1 }),
         ..chess_settings()
     }
 }
@@ -34,9 +40,9 @@ fn a_report_refuses_to_write_over_the_runs_design_values() {
     let design = report.join("chess-values.toml");
     std::fs::write(&design, DESIGN_VALUES).unwrap();
     let state = run(&settings(&design), &folder.join("run"), None).unwrap();
-    let results = results(&state, &folder.join("run")).unwrap();
+    let fitted = results(&state, &folder.join("run")).unwrap();
     let write =
-        |name: &str| write_report(&results, &VerdictRule::default(), &[], &[], &report, name);
+        |name: &str| write_report(&fitted, &VerdictRule::default(), &[], &[], &report, name);
 
     let error = write("chess-values").unwrap_err();
     assert!(
@@ -58,6 +64,15 @@ fn a_report_refuses_to_write_over_the_runs_design_values() {
     // it any more (the run refuses it anyway): the report may replace it.
     std::fs::write(&design, DESIGN_VALUES.replace("Q = 900", "Q = 950")).unwrap();
     write("chess-values").unwrap();
+    // Nor does the report or a merge need it as it was.
+    let again = results(&state, &folder.join("run")).unwrap();
+    assert_eq!(again.budgets.len(), fitted.budgets.len());
+    let merged = merge_values(
+        &[folder.join("run").join("journal.jsonl")],
+        &folder.join("merged"),
+    )
+    .unwrap();
+    assert_eq!(merged.games.len(), state.games.len());
     assert_ne!(
         std::fs::read_to_string(&design).unwrap(),
         DESIGN_VALUES.replace("Q = 900", "Q = 950")

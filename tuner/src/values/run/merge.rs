@@ -17,8 +17,8 @@ use crate::values::design_game::DesignGame;
 use crate::values::run::resume::check_same_run;
 use crate::values::run::runner::Runner;
 use crate::values::run::settings::dataset_path;
+use crate::values::run::settings::engine_params;
 use crate::values::run::settings::journal_path;
-use crate::values::run::settings::setup;
 use crate::values::run::settings::RunHeader;
 use crate::values::run::settings::RunState;
 use crate::values::run::settings::VALUES_MARK;
@@ -119,7 +119,7 @@ fn check_plans(state: &RunState) -> Result<(), String> {
     let header = &state.header;
     let s = &header.settings;
     let variant = recorded_variant(&s.variant, s.variant_file.as_ref())?;
-    let params = setup(s)?.params;
+    let params = engine_params(s)?;
     let game = AnyGame::new(variant).map_err(|e| e.to_string())?;
     with_game!(&game, g => {
         let runner = Runner::new(g, header, &params, Path::new("."))?;

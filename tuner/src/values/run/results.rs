@@ -23,7 +23,7 @@ use crate::values::look::{batch_ends, looks, Look};
 use crate::values::observational::observational_estimate;
 use crate::values::ordinal::parameters;
 use crate::values::run::settings::dataset_path;
-use crate::values::run::settings::setup;
+use crate::values::run::settings::engine_params;
 use crate::values::run::settings::RunHeader;
 use crate::values::run::settings::RunState;
 
@@ -171,7 +171,7 @@ pub fn results(state: &RunState, folder: &Path) -> Result<RunResults, String> {
     let s = &header.settings;
     let variant = recorded_variant(&s.variant, s.variant_file.as_ref())?;
     let game = AnyGame::new(variant).map_err(|e| e.to_string())?;
-    let params = setup(s)?.params;
+    let params = engine_params(s)?;
     let mut budgets = Vec::new();
     for (index, &nodes) in s.budgets.iter().enumerate() {
         let games: Vec<&DesignGame> = state

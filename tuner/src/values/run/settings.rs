@@ -248,14 +248,26 @@ pub fn suggested_values(
     }
 }
 
+/// The engine's weights a run plays with: the variant's, with the values
+/// of its `--engine-values` file if it has one. What a recorded run needs
+/// to be merged or reported; its design values are in its header.
+pub(super) fn engine_params(settings: &RunSettings) -> Result<EvalParams, String> {
+    let variant = recorded_variant(&settings.variant, settings.variant_file.as_ref())?;
+    engine_params_of(&variant, settings)
+}
+
+fn engine_params_of(variant: &Variant, settings: &RunSettings) -> Result<EvalParams, String> {
+    match &settings.engine_values {
+        Some(file) => params_with_values(variant, file),
+        None => EvalParams::for_variant(variant).map_err(|e| e.to_string()),
+    }
+}
+
 /// The variant, types, engine and values that `settings` make.
 pub(super) fn setup(settings: &RunSettings) -> Result<Setup, String> {
     let variant = recorded_variant(&settings.variant, settings.variant_file.as_ref())?;
     let types = PieceTypes::of(&variant)?;
-    let params = match &settings.engine_values {
-        Some(file) => params_with_values(&variant, file)?,
-        None => EvalParams::for_variant(&variant).map_err(|e| e.to_string())?,
-    };
+    let params = engine_params_of(&variant, settings)?;
     let estimated = settings.engine_values.is_none() && EvalParams::estimates_values(&variant);
     let engine_values = values_of(&params, &types);
     if let Some(&t) = types.pieces().iter().find(|&&t| engine_values[t] <= 0.0) {
