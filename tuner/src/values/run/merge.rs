@@ -119,7 +119,7 @@ fn check_plans(state: &RunState) -> Result<(), String> {
     let header = &state.header;
     let s = &header.settings;
     let variant = recorded_variant(&s.variant, s.variant_file.as_ref())?;
-    let params = engine_params(s)?;
+    let params = engine_params(&variant, s)?;
     let game = AnyGame::new(variant).map_err(|e| e.to_string())?;
     with_game!(&game, g => {
         let runner = Runner::new(g, header, &params, Path::new("."))?;

@@ -170,8 +170,8 @@ pub fn results(state: &RunState, folder: &Path) -> Result<RunResults, String> {
     let header = &state.header;
     let s = &header.settings;
     let variant = recorded_variant(&s.variant, s.variant_file.as_ref())?;
+    let params = engine_params(&variant, s)?;
     let game = AnyGame::new(variant).map_err(|e| e.to_string())?;
-    let params = engine_params(s)?;
     let mut budgets = Vec::new();
     for (index, &nodes) in s.budgets.iter().enumerate() {
         let games: Vec<&DesignGame> = state

@@ -248,15 +248,14 @@ pub fn suggested_values(
     }
 }
 
-/// The engine's weights a run plays with: the variant's, with the values
-/// of its `--engine-values` file if it has one. What a recorded run needs
-/// to be merged or reported; its design values are in its header.
-pub(super) fn engine_params(settings: &RunSettings) -> Result<EvalParams, String> {
-    let variant = recorded_variant(&settings.variant, settings.variant_file.as_ref())?;
-    engine_params_of(&variant, settings)
-}
-
-fn engine_params_of(variant: &Variant, settings: &RunSettings) -> Result<EvalParams, String> {
+/// The engine's weights a run of `variant` plays with: the variant's,
+/// with the values of its `--engine-values` file if it has one. What a
+/// recorded run needs to be merged or reported; its design values are in
+/// its header.
+pub(super) fn engine_params(
+    variant: &Variant,
+    settings: &RunSettings,
+) -> Result<EvalParams, String> {
     match &settings.engine_values {
         Some(file) => params_with_values(variant, file),
         None => EvalParams::for_variant(variant).map_err(|e| e.to_string()),
@@ -267,7 +266,7 @@ fn engine_params_of(variant: &Variant, settings: &RunSettings) -> Result<EvalPar
 pub(super) fn setup(settings: &RunSettings) -> Result<Setup, String> {
     let variant = recorded_variant(&settings.variant, settings.variant_file.as_ref())?;
     let types = PieceTypes::of(&variant)?;
-    let params = engine_params_of(&variant, settings)?;
+    let params = engine_params(&variant, settings)?;
     let estimated = settings.engine_values.is_none() && EvalParams::estimates_values(&variant);
     let engine_values = values_of(&params, &types);
     if let Some(&t) = types.pieces().iter().find(|&&t| engine_values[t] <= 0.0) {
