@@ -3,16 +3,20 @@
 //! own efficiency figure is read at its own fit, whose scale (logit per
 //! pawn) 960 ExCoCo games know to about a third, so two runs' figures
 //! differ mostly by their fits. At one pooled fit the figures compare
-//! the designs alone. Beside them, the greedy design of the same number
-//! of pairs chosen knowing the pooled fit (trades of up to 4 and of up to
-//! 8 pawns a side): what the adaptive design could reach. The journals
-//! are run folders' `journal.jsonl` (those under `reports/journals/`,
-//! `xz -dk`; a sharded run's merged one), all at one budget; `JUDGED`
-//! adds runs whose designs are judged at the pooled fit without joining
-//! it (a run of other game rules, such as another ply cap):
+//! the designs alone. Beside them, the best design of the same number of
+//! pairs knowing the pooled fit (trades of up to 4 and of up to 8 pawns a
+//! side; the one that makes the largest games-to-target smallest): what
+//! no design can beat. `DESIGN_AT` names runs designed at given values
+//! (`--design-values`): the same criterion at their values, judged at the
+//! pooled fit, with none to a fifth of the pairs pawn odds. The
+//! journals are run folders' `journal.jsonl` (those under
+//! `reports/journals/`, `xz -dk`; a sharded run's merged one), read at
+//! one budget (`NODES`, needed where a run has several); `JUDGED` adds
+//! runs whose designs are judged at the pooled fit without joining it (a
+//! run of other game rules, such as another ply cap):
 //!
 //! ```sh
-//! JOURNALS=a.jsonl,b.jsonl [JUDGED=c.jsonl] cargo test --release -p kurier-tuner --test design_at_pooled -- --ignored --nocapture
+//! JOURNALS=a.jsonl,b.jsonl [JUDGED=c.jsonl] [DESIGN_AT=d.jsonl] [NODES=4000] cargo test --release -p kurier-tuner --test design_at_pooled -- --ignored --nocapture
 //! ```
 
 use kurier_engine::position::any_game::AnyGame;
@@ -20,14 +24,17 @@ use kurier_engine::position::state::Position;
 use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::values::design::{
-    candidate_trades, choose_trades, design_weights, prior_precision, DesignLimits,
+    candidate_trades, design_weights, pawn_odds, prior_theta, DesignLimits, PAWN_ODDS_SHARE,
 };
 use kurier_tuner::values::efficiency::Efficiency;
 use kurier_tuner::values::estimate::ratios;
 use kurier_tuner::values::experiment::men_available;
+use kurier_tuner::values::features::FeatureSpace;
 use kurier_tuner::values::look::Look;
+use kurier_tuner::values::ordinal::{game_information, invert, quadratic_form, ratio_gradient};
 use kurier_tuner::values::pooled::{efficiency_at, efficiency_of_look, pooled_rows, RunRows};
-use kurier_tuner::values::trade::unplayed_rows;
+use kurier_tuner::values::trade::{unplayed_rows, Trade};
+use kurier_tuner::values::PieceTypes;
 
 /// One line of the table: games to target, the piece that needs them,
 /// moves and CPU hours.
@@ -77,7 +84,7 @@ fn designs_judged_at_the_pooled_fit() {
     let judged: Vec<RunRows> = std::env::var("JUDGED")
         .map(|paths| paths.split(',').map(read).collect())
         .unwrap_or_default();
-    let mut worst_run: f64 = 0.0;
+    let mut best_run = f64::INFINITY;
     for run in runs.iter().chain(&judged) {
         let own = Look::of(&run.rows, space.columns(), 1);
         let at_pooled = efficiency_at(theta, run);
@@ -93,65 +100,215 @@ fn designs_judged_at_the_pooled_fit() {
             line("", &at_pooled, &types.letters)
         );
         if let Some(e) = at_pooled {
-            worst_run = worst_run.max(e.games_to_target);
+            best_run = best_run.min(e.games_to_target);
         }
     }
-    // The greedy design knowing the pooled fit, as many pairs as the
-    // largest run.
+    // The best design of as many pairs as the largest run, knowing the
+    // pooled fit: what no design can beat.
     let pairs = runs.iter().map(|r| r.rows.len() / 2).max().unwrap();
     let game = AnyGame::new(Variant::built_in(&header.settings.variant).unwrap()).unwrap();
     let men =
         with_game!(&game, g => men_available(&[Position::startpos(g.clone())], g.pieces.len()));
-    let (values, pair_values) = ratios(space, theta, types.letters.len());
-    let mut best_greedy = f64::INFINITY;
+    let judge = |trades: &[Trade]| {
+        let design = unplayed_rows(trades, space, &men);
+        Look::predicted(theta, &design).and_then(|look| {
+            let mut as_run = runs[0].clone();
+            as_run.rows = design.clone();
+            efficiency_of_look(&look, &as_run)
+        })
+    };
+    let mut best_design = f64::INFINITY;
     for pawns_per_side in [4, 8] {
         let limits = DesignLimits {
             men: men.clone(),
             pawns_per_side: pawns_per_side.min(men[types.pawn] / 2),
         };
-        let candidates = candidate_trades(types, space, &values, &pair_values, &limits);
-        let chosen = choose_trades(
-            &candidates,
-            space,
-            &men,
-            theta,
-            &prior_precision(space, &values),
-            &design_weights(space, theta),
-            pairs,
-        )
-        .unwrap();
-        let design = unplayed_rows(&chosen, space, &men);
-        let greedy = Look::predicted(theta, &design).and_then(|look| {
-            let mut as_run = runs[0].clone();
-            as_run.rows = design.clone();
-            efficiency_of_look(&look, &as_run)
-        });
+        let best = judge(&minimax_design(types, space, &limits, theta, pairs, 0.0));
         println!(
             "{}",
             line(
                 &format!(
-                    "greedy design of {pairs} pairs at the pooled fit, up to {pawns_per_side} pawns \
-                     a side (at the first run's CPU time a game): "
+                    "the best design of {pairs} pairs knowing the pooled fit, up to \
+                     {pawns_per_side} pawns a side (at the first run's CPU time a game): "
                 ),
-                &greedy,
+                &best,
                 &types.letters
             )
         );
-        if let Some(e) = greedy {
-            best_greedy = best_greedy.min(e.games_to_target);
+        if let Some(e) = best {
+            best_design = best_design.min(e.games_to_target);
         }
     }
     assert!(
-        best_greedy <= worst_run,
-        "the design that knows the fit needs {best_greedy:.0} games, more than every run's"
+        best_design <= best_run,
+        "the best design knowing the fit needs {best_design:.0} games, more than a run's {best_run:.0}"
     );
+    // The same criterion at the values other runs were designed at
+    // (`DESIGN_AT`), judged at the pooled fit: how much of the best it
+    // keeps when the values it balances its trades at are not the truth.
+    let limits = DesignLimits {
+        men: men.clone(),
+        pawns_per_side: 8.min(men[types.pawn] / 2),
+    };
+    for path in std::env::var("DESIGN_AT").iter().flat_map(|p| p.split(',')) {
+        let values = read(path)
+            .header
+            .design_values
+            .expect("a run designed at given values");
+        let at = prior_theta(space, &values);
+        for odds in [0.0, 0.05, 0.1, PAWN_ODDS_SHARE] {
+            let trades = minimax_design(types, space, &limits, &at, pairs, odds);
+            println!(
+                "{}",
+                line(
+                    &format!(
+                        "the same criterion at the design values of {path}, {:.0}% pawn odds: ",
+                        100.0 * odds
+                    ),
+                    &judge(&trades),
+                    &types.letters
+                )
+            );
+        }
+    }
 }
 
-/// Reads a journal; a relative path is taken from the workspace's root
-/// (cargo runs a test in its crate's folder).
+/// The design of `pairs` pairs under `limits` that makes the largest
+/// games-to-target smallest if `theta` is the truth: weights over the
+/// candidate trades balanced at `theta` by the multiplicative algorithm
+/// on the power mean of each value's variance over its target squared
+/// (its power rising from 1, the sum, toward the maximum), the best
+/// weights met, rounded to pairs by the largest remainders. The share
+/// `odds` of the pairs (at most [`PAWN_ODDS_SHARE`]) are the run's pawn
+/// odds, the first of those a batch of `pairs` would play.
+fn minimax_design(
+    types: &PieceTypes,
+    space: &FeatureSpace,
+    limits: &DesignLimits,
+    theta: &[f64],
+    pairs: usize,
+    odds: f64,
+) -> Vec<Trade> {
+    const STEPS: usize = 2000;
+    const POWER: f64 = 20.0;
+    const RATE: f64 = 0.2;
+    let n = theta.len();
+    let (values, pair_values) = ratios(space, theta, types.letters.len());
+    let candidates = candidate_trades(types, space, &values, &pair_values, limits);
+    let keep = (odds * pairs as f64).round() as usize;
+    let fixed: Vec<Trade> = pawn_odds(types, limits, pairs)
+        .into_iter()
+        .take(keep)
+        .collect();
+    let pair_information = |trade: &Trade| {
+        let x = trade.features(space, &limits.men);
+        let mirrored: Vec<f64> = x.iter().map(|v| -v).collect();
+        let mut information = game_information(theta, &x);
+        for (a, b) in information
+            .iter_mut()
+            .zip(game_information(theta, &mirrored))
+        {
+            *a += b;
+        }
+        information
+    };
+    let informations: Vec<Vec<f64>> = candidates.iter().map(pair_information).collect();
+    let mut base = vec![0.0; n * n];
+    for trade in &fixed {
+        for (a, b) in base.iter_mut().zip(pair_information(trade)) {
+            *a += b;
+        }
+    }
+    let free = (pairs - fixed.len()) as f64;
+    let measured: Vec<usize> = (0..space.columns())
+        .filter(|&c| c != space.pawn_column)
+        .collect();
+    let gradients: Vec<Vec<f64>> = measured
+        .iter()
+        .map(|&c| ratio_gradient(theta, c, space.pawn_column))
+        .collect();
+    let weights: Vec<f64> = design_weights(space, theta);
+    // Each value's variance over its target squared, and the covariance.
+    let ratios_of = |w: &[f64]| {
+        let mut m = base.clone();
+        for (wc, information) in w.iter().zip(&informations) {
+            for (a, b) in m.iter_mut().zip(information) {
+                *a += free * wc * b;
+            }
+        }
+        let sigma = invert(&m, n).expect("every trade is possible");
+        let ratios: Vec<f64> = gradients
+            .iter()
+            .zip(&measured)
+            .map(|(g, &c)| quadratic_form(g, &sigma) * weights[c])
+            .collect();
+        (ratios, sigma)
+    };
+    let largest = |r: &[f64]| r.iter().copied().fold(0.0, f64::max);
+    let mut w = vec![1.0 / candidates.len() as f64; candidates.len()];
+    let (mut best_w, mut best) = (w.clone(), f64::INFINITY);
+    for step in 0..STEPS {
+        let (r, sigma) = ratios_of(&w);
+        if largest(&r) < best {
+            best = largest(&r);
+            best_w = w.clone();
+        }
+        let power = 1.0 + (POWER - 1.0) * step as f64 / STEPS as f64;
+        let top = largest(&r);
+        // The gradient of the power mean: sum_t u_t Sigma g_t g_t^T Sigma.
+        let mut m = vec![0.0; n * n];
+        for ((g, &c), rt) in gradients.iter().zip(&measured).zip(&r) {
+            let u = (rt / top).powf(power - 1.0) * weights[c];
+            let s: Vec<f64> = (0..n)
+                .map(|i| (0..n).map(|j| sigma[i * n + j] * g[j]).sum())
+                .collect();
+            for i in 0..n {
+                for j in 0..n {
+                    m[i * n + j] += u * s[i] * s[j];
+                }
+            }
+        }
+        let gains: Vec<f64> = informations
+            .iter()
+            .map(|i| {
+                m.iter()
+                    .zip(i)
+                    .map(|(a, b)| a * b)
+                    .sum::<f64>()
+                    .max(f64::MIN_POSITIVE)
+            })
+            .collect();
+        let mean: f64 = w.iter().zip(&gains).map(|(a, b)| a * b).sum();
+        for (wc, gc) in w.iter_mut().zip(&gains) {
+            *wc *= (gc / mean).powf(RATE);
+        }
+        let total: f64 = w.iter().sum();
+        w.iter_mut().for_each(|wc| *wc /= total);
+    }
+    let shares: Vec<f64> = best_w.iter().map(|wc| wc * free).collect();
+    let mut counts: Vec<usize> = shares.iter().map(|s| s.floor() as usize).collect();
+    let mut by_remainder: Vec<usize> = (0..shares.len()).collect();
+    by_remainder.sort_by(|a, b| shares[*b].fract().total_cmp(&shares[*a].fract()));
+    let missing = free as usize - counts.iter().sum::<usize>();
+    for &c in by_remainder.iter().take(missing) {
+        counts[c] += 1;
+    }
+    let mut trades = fixed;
+    for (trade, &count) in candidates.iter().zip(&counts) {
+        trades.extend(std::iter::repeat_n(trade.clone(), count));
+    }
+    trades
+}
+
+/// Reads a journal's games at `NODES` per move (a run at one budget: all
+/// of them); a relative path is taken from the workspace's root (cargo
+/// runs a test in its crate's folder).
 fn read(path: &str) -> RunRows {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    RunRows::read(&root.join(path).to_string_lossy()).unwrap()
+    let nodes = std::env::var("NODES")
+        .ok()
+        .map(|n| n.parse().expect("NODES=4000"));
+    RunRows::read(&root.join(path).to_string_lossy(), nodes).unwrap()
 }
 
 fn unit_vector(n: usize, i: usize) -> Vec<f64> {

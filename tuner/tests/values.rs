@@ -33,6 +33,7 @@ use kurier_tuner::values::features::FeatureSpace;
 use kurier_tuner::values::generate::{generate, GameEnding, GenerationPlan};
 use kurier_tuner::values::observational::observational_estimate;
 use kurier_tuner::values::ordinal::{covariance, fit_ordinal, quadratic_form, ratio_gradient};
+use kurier_tuner::values::pooled::RunRows;
 use kurier_tuner::values::report::{self, write_report};
 use kurier_tuner::values::run::merge::merge_values;
 use kurier_tuner::values::run::results::{results, RunResults};
@@ -887,6 +888,19 @@ fn a_run_grows_by_a_budget_and_is_then_the_run_that_had_it_from_the_start() {
         .unwrap()
         .contains("\"budgets\":[60,120]"));
     assert_eq!(results_json(&after, &single), expected);
+    // Read for judging designs (`RunRows`): one budget at a time.
+    let journal_file = journal_path(&single).to_string_lossy().to_string();
+    let error = RunRows::read(&journal_file, None).unwrap_err();
+    assert!(error.contains("2 budgets ([60, 120])"), "{error}");
+    for (index, nodes) in [(0, 60), (1, 120)] {
+        let rows = RunRows::read(&journal_file, Some(nodes)).unwrap();
+        let games: Vec<_> = after.games.iter().filter(|g| g.budget == index).collect();
+        assert_eq!(rows.rows.len(), games.len());
+        let plies: usize = games.iter().map(|g| g.moves.len()).sum();
+        assert_eq!(rows.plies_per_game, plies as f64 / games.len() as f64);
+    }
+    let error = RunRows::read(&journal_file, Some(240)).unwrap_err();
+    assert!(error.contains("no games at 240 nodes"), "{error}");
     // Its verdicts: each budget's table in full, the largest first, then
     // the verdicts against the budget.
     let tables = verdict_tables(&results(&after, &single).unwrap(), &VerdictRule::default());

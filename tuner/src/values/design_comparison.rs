@@ -39,7 +39,7 @@ impl DesignComparison {
         let (name, path) = text
             .split_once('=')
             .ok_or_else(|| format!("--compare '{text}': use NAME=PATH/journal.jsonl"))?;
-        let run = RunRows::read(path).map_err(|e| format!("--compare {e}"))?;
+        let run = RunRows::read(path, None).map_err(|e| format!("--compare {e}"))?;
         let header = &results.header;
         if run.header.settings.variant != header.settings.variant
             || run.header.space != header.space

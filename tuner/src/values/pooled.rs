@@ -41,9 +41,10 @@ pub struct RunRows {
 }
 
 impl RunRows {
-    /// Reads the journal at `path` (a `values` run folder's
-    /// `journal.jsonl`, merged or not) of a built-in variant.
-    pub fn read(path: &str) -> Result<RunRows, String> {
+    /// Reads the games at `nodes` per move of the journal at `path` (a
+    /// `values` run folder's `journal.jsonl`, merged or not) of a built-in
+    /// variant; `None`: a run at one budget, all its games.
+    pub fn read(path: &str, nodes: Option<u64>) -> Result<RunRows, String> {
         let contents = read_lines::<RunHeader, DesignGame>(Path::new(path), VALUES_MARK)?;
         let header = contents.settings;
         if header.settings.variant_file.is_some() {
@@ -51,15 +52,34 @@ impl RunRows {
                 "{path}: a run of a variant file of its own; pooling reads runs of built-in variants"
             ));
         }
+        let budgets = &header.settings.budgets;
+        let budget = match nodes {
+            Some(nodes) => budgets.iter().position(|&b| b == nodes).ok_or_else(|| {
+                format!(
+                    "{path}: no games at {nodes} nodes per move (the run's budgets: {budgets:?})"
+                )
+            })?,
+            None if budgets.len() == 1 => 0,
+            None => {
+                return Err(format!(
+                    "{path}: a run at {} budgets ({budgets:?}): name the nodes per move to read",
+                    budgets.len()
+                ))
+            }
+        } as u32;
         let variant = Variant::built_in(&header.settings.variant)
             .map_err(|e| format!("{path}: {}: {e}", header.settings.variant))?;
         let game = AnyGame::new(variant).map_err(|e| format!("{path}: {e}"))?;
-        let games: Vec<&DesignGame> = contents.entries.iter().collect();
+        let games: Vec<&DesignGame> = contents
+            .entries
+            .iter()
+            .filter(|g| g.budget == budget)
+            .collect();
         let rows = with_game!(&game, g => design_rows(g, &header.space, &games))
             .map_err(|e| format!("{path}: {e}"))?;
-        let count = contents.entries.len().max(1) as f64;
-        let plies: usize = contents.entries.iter().map(|g| g.moves.len()).sum();
-        let cpu_ms: u64 = contents.entries.iter().map(|g| g.cpu_ms).sum();
+        let count = games.len().max(1) as f64;
+        let plies: usize = games.iter().map(|g| g.moves.len()).sum();
+        let cpu_ms: u64 = games.iter().map(|g| g.cpu_ms).sum();
         Ok(RunRows {
             path: path.to_string(),
             header,
