@@ -24,14 +24,15 @@ use kurier_engine::position::state::Position;
 use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::values::design::{
-    candidate_trades, design_weights, pawn_odds, prior_theta, DesignLimits, PAWN_ODDS_SHARE,
+    candidate_trades, design_weights, pair_information, pawn_odds, prior_theta, DesignLimits,
+    PAWN_ODDS_SHARE,
 };
 use kurier_tuner::values::efficiency::Efficiency;
 use kurier_tuner::values::estimate::ratios;
 use kurier_tuner::values::experiment::men_available;
 use kurier_tuner::values::features::FeatureSpace;
 use kurier_tuner::values::look::Look;
-use kurier_tuner::values::ordinal::{game_information, invert, quadratic_form, ratio_gradient};
+use kurier_tuner::values::ordinal::{invert, quadratic_form, ratio_gradient};
 use kurier_tuner::values::pooled::{efficiency_at, efficiency_of_look, pooled_rows, RunRows};
 use kurier_tuner::values::trade::{unplayed_rows, Trade};
 use kurier_tuner::values::PieceTypes;
@@ -200,18 +201,7 @@ fn minimax_design(
         .into_iter()
         .take(keep)
         .collect();
-    let pair_information = |trade: &Trade| {
-        let x = trade.features(space, &limits.men);
-        let mirrored: Vec<f64> = x.iter().map(|v| -v).collect();
-        let mut information = game_information(theta, &x);
-        for (a, b) in information
-            .iter_mut()
-            .zip(game_information(theta, &mirrored))
-        {
-            *a += b;
-        }
-        information
-    };
+    let pair_information = |trade: &Trade| pair_information(trade, space, &limits.men, theta);
     let informations: Vec<Vec<f64>> = candidates.iter().map(pair_information).collect();
     let mut base = vec![0.0; n * n];
     for trade in &fixed {

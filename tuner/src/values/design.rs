@@ -250,18 +250,7 @@ pub fn choose_trades(
     let n = theta.len();
     let informations: Vec<Vec<f64>> = candidates
         .iter()
-        .map(|trade| {
-            let x = trade.features(space, men);
-            let mirrored: Vec<f64> = x.iter().map(|v| -v).collect();
-            let mut information = game_information(theta, &x);
-            for (a, b) in information
-                .iter_mut()
-                .zip(game_information(theta, &mirrored))
-            {
-                *a += b;
-            }
-            information
-        })
+        .map(|trade| pair_information(trade, space, men, theta))
         .collect();
     let measured: Vec<usize> = (0..space.columns())
         .filter(|&c| c != space.pawn_column && weights[c] > 0.0)
@@ -300,6 +289,26 @@ pub fn choose_trades(
         chosen.push(candidates[best].clone());
     }
     Ok(chosen)
+}
+
+/// The Fisher information at `theta` of `trade`'s pair of games (side A
+/// with White and with Black).
+pub fn pair_information(
+    trade: &Trade,
+    space: &FeatureSpace,
+    men: &[usize],
+    theta: &[f64],
+) -> Vec<f64> {
+    let x = trade.features(space, men);
+    let mirrored: Vec<f64> = x.iter().map(|v| -v).collect();
+    let mut information = game_information(theta, &x);
+    for (a, b) in information
+        .iter_mut()
+        .zip(game_information(theta, &mirrored))
+    {
+        *a += b;
+    }
+    information
 }
 
 /// A run that decides verdicts (`--until-verdicts`).

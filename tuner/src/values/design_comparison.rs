@@ -50,12 +50,8 @@ impl DesignComparison {
                 run.header.settings.variant, header.settings.variant
             ));
         }
-        let [nodes] = run.header.settings.budgets[..] else {
-            return Err(format!(
-                "--compare {path}: a run at {} budgets; compare runs of one budget",
-                run.header.settings.budgets.len()
-            ));
-        };
+        // `RunRows::read` without nodes took a run of one budget.
+        let nodes = run.header.settings.budgets[0];
         let budget = results
             .budgets
             .iter()

@@ -62,7 +62,8 @@ impl RunRows {
             None if budgets.len() == 1 => 0,
             None => {
                 return Err(format!(
-                    "{path}: a run at {} budgets ({budgets:?}): name the nodes per move to read",
+                    "{path}: a run at {} budgets ({budgets:?}): one budget's games are read at a \
+                     time",
                     budgets.len()
                 ))
             }
