@@ -299,12 +299,18 @@ impl Family<'_> {
 
     fn fieller(&self, look: &Look, column: usize, alpha: f64) -> (f64, Option<Interval>) {
         let pawn = self.space.pawn_column;
-        let n = look.theta.len();
         let (w, u) = (look.theta[column], look.theta[pawn]);
         if u <= 0.0 {
             return (f64::NAN, None);
         }
         let value = w / u;
+        let n = look.theta.len();
+        // A piece in no game yet: its coefficient rests at zero with no
+        // variance, which is not knowledge (the quadratic below would
+        // give the interval [0, 0]).
+        if look.covariance[column * n + column] <= 0.0 {
+            return (value, None);
+        }
         let error = look.value_error(column, pawn);
         let band = if error > 0.0 {
             2.0 * self.tolerance / error
@@ -618,6 +624,26 @@ mod tests {
         assert!(verdicts
             .iter()
             .all(|v| v.verdict == Verdict::Undecided && v.batch == 0));
+    }
+
+    #[test]
+    fn a_piece_in_no_game_is_undecided() {
+        // The rook in no game: its coefficient at zero, its variance
+        // zero (as the fit leaves a column no game has). Read as an
+        // interval it would be [0, 0], far below the suggested 5.
+        let (types, space) = chess();
+        let suggested = SUGGESTED;
+        let family = chess_family(&space, &types, &suggested, Scale::Pawns);
+        let mut look = Look::with_diagonal(&[4.5, 0.0, 1.5, 1.5, 0.5, 0.1, 0.9], 1e-5);
+        let n = look.theta.len();
+        look.covariance[n + 1] = 0.0;
+        assert!(family.interval(&look, 2, 0.05).1.is_none());
+        let verdicts = family.verdicts(&[look], Schedule::Final, 0.05);
+        let rook = verdicts.iter().find(|v| v.t == 2).unwrap();
+        assert_eq!(rook.verdict, Verdict::Undecided);
+        // The queen, measured as tightly, is decided.
+        let queen = verdicts.iter().find(|v| v.t == 1).unwrap();
+        assert_eq!(queen.verdict, Verdict::Confirmed);
     }
 
     #[test]
