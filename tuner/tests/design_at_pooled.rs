@@ -24,15 +24,14 @@ use kurier_engine::position::state::Position;
 use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::values::design::{
-    candidate_trades, design_weights, pair_information, pawn_odds, prior_theta, DesignLimits,
-    PAWN_ODDS_SHARE,
+    candidate_trades, design_weights, minimax_trades, pair_information, pawn_odds, prior_theta,
+    DesignLimits, PAWN_ODDS_SHARE,
 };
 use kurier_tuner::values::efficiency::Efficiency;
 use kurier_tuner::values::estimate::ratios;
 use kurier_tuner::values::experiment::men_available;
 use kurier_tuner::values::features::FeatureSpace;
 use kurier_tuner::values::look::Look;
-use kurier_tuner::values::ordinal::{invert, quadratic_form, ratio_gradient};
 use kurier_tuner::values::pooled::{efficiency_at, efficiency_of_look, pooled_rows, RunRows};
 use kurier_tuner::values::trade::{unplayed_rows, Trade};
 use kurier_tuner::values::PieceTypes;
@@ -175,13 +174,9 @@ fn designs_judged_at_the_pooled_fit() {
 }
 
 /// The design of `pairs` pairs under `limits` that makes the largest
-/// games-to-target smallest if `theta` is the truth: weights over the
-/// candidate trades balanced at `theta` by the multiplicative algorithm
-/// on the power mean of each value's variance over its target squared
-/// (its power rising from 1, the sum, toward the maximum), the best
-/// weights met, rounded to pairs by the largest remainders. The share
-/// `odds` of the pairs (at most [`PAWN_ODDS_SHARE`]) are the run's pawn
-/// odds, the first of those a batch of `pairs` would play.
+/// games-to-target smallest if `theta` is the truth (the design's
+/// [`minimax_trades`] at `theta`, as design version 3 chooses a batch),
+/// the share `odds` of them the run's pawn odds.
 fn minimax_design(
     types: &PieceTypes,
     space: &FeatureSpace,
@@ -190,103 +185,31 @@ fn minimax_design(
     pairs: usize,
     odds: f64,
 ) -> Vec<Trade> {
-    const STEPS: usize = 2000;
-    const POWER: f64 = 20.0;
-    const RATE: f64 = 0.2;
-    let n = theta.len();
     let (values, pair_values) = ratios(space, theta, types.letters.len());
     let candidates = candidate_trades(types, space, &values, &pair_values, limits);
-    let keep = (odds * pairs as f64).round() as usize;
-    let fixed: Vec<Trade> = pawn_odds(types, limits, pairs)
-        .into_iter()
-        .take(keep)
-        .collect();
-    let pair_information = |trade: &Trade| pair_information(trade, space, &limits.men, theta);
-    let informations: Vec<Vec<f64>> = candidates.iter().map(pair_information).collect();
-    let mut base = vec![0.0; n * n];
-    for trade in &fixed {
-        for (a, b) in base.iter_mut().zip(pair_information(trade)) {
-            *a += b;
+    let mut trades = pawn_odds(types, limits, pairs, odds);
+    let n = theta.len();
+    let mut precision = vec![0.0; n * n];
+    for trade in &trades {
+        for (p, i) in precision
+            .iter_mut()
+            .zip(pair_information(trade, space, &limits.men, theta))
+        {
+            *p += i;
         }
     }
-    let free = (pairs - fixed.len()) as f64;
-    let measured: Vec<usize> = (0..space.columns())
-        .filter(|&c| c != space.pawn_column)
-        .collect();
-    let gradients: Vec<Vec<f64>> = measured
-        .iter()
-        .map(|&c| ratio_gradient(theta, c, space.pawn_column))
-        .collect();
-    let weights: Vec<f64> = design_weights(space, theta);
-    // Each value's variance over its target squared, and the covariance.
-    let ratios_of = |w: &[f64]| {
-        let mut m = base.clone();
-        for (wc, information) in w.iter().zip(&informations) {
-            for (a, b) in m.iter_mut().zip(information) {
-                *a += free * wc * b;
-            }
-        }
-        let sigma = invert(&m, n).expect("every trade is possible");
-        let ratios: Vec<f64> = gradients
-            .iter()
-            .zip(&measured)
-            .map(|(g, &c)| quadratic_form(g, &sigma) * weights[c])
-            .collect();
-        (ratios, sigma)
-    };
-    let largest = |r: &[f64]| r.iter().copied().fold(0.0, f64::max);
-    let mut w = vec![1.0 / candidates.len() as f64; candidates.len()];
-    let (mut best_w, mut best) = (w.clone(), f64::INFINITY);
-    for step in 0..STEPS {
-        let (r, sigma) = ratios_of(&w);
-        if largest(&r) < best {
-            best = largest(&r);
-            best_w = w.clone();
-        }
-        let power = 1.0 + (POWER - 1.0) * step as f64 / STEPS as f64;
-        let top = largest(&r);
-        // The gradient of the power mean: sum_t u_t Sigma g_t g_t^T Sigma.
-        let mut m = vec![0.0; n * n];
-        for ((g, &c), rt) in gradients.iter().zip(&measured).zip(&r) {
-            let u = (rt / top).powf(power - 1.0) * weights[c];
-            let s: Vec<f64> = (0..n)
-                .map(|i| (0..n).map(|j| sigma[i * n + j] * g[j]).sum())
-                .collect();
-            for i in 0..n {
-                for j in 0..n {
-                    m[i * n + j] += u * s[i] * s[j];
-                }
-            }
-        }
-        let gains: Vec<f64> = informations
-            .iter()
-            .map(|i| {
-                m.iter()
-                    .zip(i)
-                    .map(|(a, b)| a * b)
-                    .sum::<f64>()
-                    .max(f64::MIN_POSITIVE)
-            })
-            .collect();
-        let mean: f64 = w.iter().zip(&gains).map(|(a, b)| a * b).sum();
-        for (wc, gc) in w.iter_mut().zip(&gains) {
-            *wc *= (gc / mean).powf(RATE);
-        }
-        let total: f64 = w.iter().sum();
-        w.iter_mut().for_each(|wc| *wc /= total);
-    }
-    let shares: Vec<f64> = best_w.iter().map(|wc| wc * free).collect();
-    let mut counts: Vec<usize> = shares.iter().map(|s| s.floor() as usize).collect();
-    let mut by_remainder: Vec<usize> = (0..shares.len()).collect();
-    by_remainder.sort_by(|a, b| shares[*b].fract().total_cmp(&shares[*a].fract()));
-    let missing = free as usize - counts.iter().sum::<usize>();
-    for &c in by_remainder.iter().take(missing) {
-        counts[c] += 1;
-    }
-    let mut trades = fixed;
-    for (trade, &count) in candidates.iter().zip(&counts) {
-        trades.extend(std::iter::repeat_n(trade.clone(), count));
-    }
+    trades.extend(
+        minimax_trades(
+            &candidates,
+            space,
+            &limits.men,
+            theta,
+            &precision,
+            &design_weights(space, theta),
+            pairs - trades.len(),
+        )
+        .unwrap(),
+    );
     trades
 }
 

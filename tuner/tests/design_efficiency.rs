@@ -16,7 +16,7 @@
 
 use kurier_engine::variant::definition::Variant;
 use kurier_tuner::util::rng::Rng;
-use kurier_tuner::values::design::{BatchDesign, DesignLimits, Until};
+use kurier_tuner::values::design::{BatchDesign, DesignLimits, Until, DESIGN_VERSION};
 use kurier_tuner::values::efficiency::Efficiency;
 use kurier_tuner::values::experiment::design_estimate;
 use kurier_tuner::values::features::FeatureSpace;
@@ -161,6 +161,7 @@ impl Excoco {
                 alpha: ALPHA,
                 batches,
             }),
+            version: DESIGN_VERSION,
         };
         let mut rows: Vec<OrdinalRow> = Vec::new();
         let mut ends = Vec::new();

@@ -1093,18 +1093,35 @@ fn a_run_designed_at_given_values_records_them_and_plays_pawn_odds() {
     for (letter, value) in [('P', 1.0), ('N', 3.0), ('B', 3.5), ('R', 4.5), ('Q', 10.0)] {
         assert_eq!(recorded[types.by_letter(letter).unwrap()], value);
     }
-    // A fifth of the 30 pairs are pawn odds: side A loses 2 to 4 pawns
+    // A tenth of the 30 pairs are pawn odds: side A loses 2 to 4 pawns
     // (half of chess's 4 a side, up to all of them), side B nothing.
-    let odds: Vec<&DesignGame> = state
-        .games
-        .iter()
-        .filter(|g| g.trade.b_loses.is_empty())
-        .collect();
-    assert_eq!(odds.len(), 2 * 6);
-    assert!(odds
-        .iter()
-        .all(|g| g.trade.a_loses.iter().all(|&t| t == types.pawn)
-            && (2..=4).contains(&g.trade.a_loses.len())));
+    let odds_games = |games: &[DesignGame]| {
+        let odds: Vec<&DesignGame> = games
+            .iter()
+            .filter(|g| g.trade.b_loses.is_empty())
+            .collect();
+        assert!(odds
+            .iter()
+            .all(|g| g.trade.a_loses.iter().all(|&t| t == types.pawn)
+                && (2..=4).contains(&g.trade.a_loses.len())));
+        odds.len()
+    };
+    assert_eq!(state.header.design, DESIGN_VERSION);
+    assert_eq!(odds_games(&state.games), 2 * 3);
+    // A run that a build of design version 2 started goes on as version
+    // 2 plans it (a fifth pawn odds; `merge` checks a run's games against
+    // the plans of its recorded version the same way).
+    let old_folder = scratch("design-values-version-2");
+    let old_path = journal_path(&old_folder);
+    std::fs::create_dir_all(&old_folder).unwrap();
+    let journal = std::fs::read_to_string(journal_path(&folder)).unwrap();
+    let mut header: serde_json::Value =
+        serde_json::from_str(journal.lines().next().unwrap()).unwrap();
+    header["settings"]["design"] = serde_json::json!(2);
+    std::fs::write(&old_path, format!("{header}\n")).unwrap();
+    let old = run(&settings, &old_folder, None).unwrap();
+    assert_eq!(old.header.design, 2);
+    assert_eq!(odds_games(&old.games), 2 * 6);
     // The report says what chose the trades.
     chess_report(&state, &folder);
     let markdown = std::fs::read_to_string(folder.join("report/chess-values.md")).unwrap();

@@ -15,7 +15,9 @@
 //! to a third of the Monte Carlo error.
 
 use kurier_engine::variant::definition::Variant;
-use kurier_tuner::values::design::{candidate_trades, BatchDesign, DesignLimits, Until};
+use kurier_tuner::values::design::{
+    candidate_trades, BatchDesign, DesignLimits, Until, DESIGN_VERSION,
+};
 use kurier_tuner::values::estimate::ratios;
 use kurier_tuner::values::features::FeatureSpace;
 use kurier_tuner::values::look::Look;
@@ -253,6 +255,7 @@ fn sequential_runs_designed(
                     alpha: ALPHA,
                     batches,
                 }),
+                version: DESIGN_VERSION,
             };
             let mut rows = Vec::new();
             let mut looks = Vec::new();

@@ -94,6 +94,8 @@ pub struct Planner<'p, B: Bitboard> {
     /// With `--until-verdicts`: what the run decides (a batch after
     /// every verdict is in has no games).
     pub until: Option<Until<'p>>,
+    /// The version of the design the run plans by.
+    pub version: u32,
 }
 
 /// Tries per pair to find a legal, quiet and new instance of its trade.
@@ -123,6 +125,7 @@ impl<B: Bitboard> Planner<'_, B> {
             limits: self.limits,
             pairs: self.pairs as usize,
             until: self.until,
+            version: self.version,
         }
         .trades(&rows, &looks)?;
         let mut used: BTreeSet<String> = earlier.iter().map(|g| g.fen.clone()).collect();

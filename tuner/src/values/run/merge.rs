@@ -12,7 +12,6 @@ use crate::records::line_journal::{read_lines, write_lines, JournalEntry};
 use crate::records::variant_source::recorded_variant;
 use crate::util::files::same_file;
 use crate::util::shard::Shard;
-use crate::values::design::DESIGN_VERSION;
 use crate::values::design_game::DesignGame;
 use crate::values::run::resume::check_same_run;
 use crate::values::run::runner::Runner;
@@ -138,7 +137,7 @@ fn check_plans(state: &RunState) -> Result<(), String> {
                             "merge: budget {} batch {batch} pair {}: the game is not the one the run's plan holds \
                              (shards of different runs, a batch played before the earlier ones were merged, or \
                              a build whose design plans otherwise than the one that played it: design {} here)",
-                            s.budgets[budget as usize], played.pair, DESIGN_VERSION
+                            s.budgets[budget as usize], played.pair, header.design
                         ));
                     }
                 }

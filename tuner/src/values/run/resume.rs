@@ -6,11 +6,37 @@ use std::path::Path;
 
 use crate::records::line_journal::{read_lines, LineJournal};
 use crate::util::json_diff::json_differences;
+use crate::values::design::{DESIGN_VERSION, PLANNED_DESIGNS};
 use crate::values::design_game::DesignGame;
 use crate::values::run::settings::journal_path;
 use crate::values::run::settings::RunHeader;
 use crate::values::run::settings::VALUES_MARK;
 use crate::values::SIGNATURE_DEPTH;
+
+/// The version of the design the run in `path` (or, for a shard that
+/// has not started, in the merged `base` it builds on) plans by: the
+/// recorded one when this build plans that version
+/// ([`PLANNED_DESIGNS`]), so that a run goes on as it started; for a new
+/// run, or one of a version this build does not plan (which
+/// [`check_same_run`] then refuses), [`DESIGN_VERSION`].
+pub(super) fn design_version(path: &Path, base: Option<&Path>) -> Result<u32, String> {
+    let recorded = if path.exists() {
+        Some(path.to_path_buf())
+    } else {
+        base.map(journal_path).filter(|p| p.exists())
+    };
+    let Some(recorded) = recorded else {
+        return Ok(DESIGN_VERSION);
+    };
+    let version = read_lines::<RunHeader, DesignGame>(&recorded, VALUES_MARK)?
+        .settings
+        .design;
+    Ok(if PLANNED_DESIGNS.contains(&version) {
+        version
+    } else {
+        DESIGN_VERSION
+    })
+}
 
 /// Opens the run's journal: a new one headed by `header`, or the
 /// existing one, whose header must agree.

@@ -20,12 +20,12 @@ use crate::records::game_record::MoveScore;
 use crate::records::line_journal::{JournalEntry, LineJournal};
 use crate::util::files::fingerprint;
 use crate::util::work_progress::WorkProgress;
-use crate::values::design::{DesignLimits, Until, DESIGN_VERSION};
+use crate::values::design::{DesignLimits, Until};
 use crate::values::design_game::{complete_pairs, game_id, DesignGame};
 use crate::values::experiment::{men_available, Bases, PlannedGame, Planner};
 use crate::values::features::{colour_bound_types, FeatureSpace};
 use crate::values::generate::{generate, play_tuner_game, tuner_player, GenerationPlan};
-use crate::values::run::resume::{open_journal, read_base};
+use crate::values::run::resume::{design_version, open_journal, read_base};
 use crate::values::run::settings::dataset_path;
 use crate::values::run::settings::journal_path;
 use crate::values::run::settings::DesignOpenings;
@@ -75,7 +75,7 @@ pub fn run(settings: &RunSettings, folder: &Path, base: Option<&Path>) -> Result
             settings: settings.clone(),
             engine_version: engine_version(),
             search_signature: signature,
-            design: DESIGN_VERSION,
+            design: design_version(&path, base)?,
             weights_fingerprint: Some(fingerprint(&params.to_toml())),
             engine_values: values_of(&params, &types),
             engine_values_estimated: estimated,
@@ -171,6 +171,7 @@ impl<'r, B: Bitboard> Runner<'r, B> {
             pairs: s.pairs_per_batch,
             seed: s.seed,
             until,
+            version: header.design,
         }
     }
 
