@@ -280,11 +280,8 @@ pub fn choose_trades(
     weights: &[f64],
     pairs: usize,
 ) -> Result<Vec<Trade>, String> {
-    if candidates.is_empty() {
-        return Err("no trade is possible (too few men to take?)".to_string());
-    }
     let n = theta.len();
-    let informations = pair_informations(candidates, space, men, theta);
+    let informations = pair_informations(candidates, space, men, theta)?;
     let measured: Vec<usize> = (0..space.columns())
         .filter(|&c| c != space.pawn_column && weights[c] > 0.0)
         .collect();
@@ -297,15 +294,7 @@ pub fn choose_trades(
         let mut m = vec![0.0; n * n];
         for &c in &measured {
             let g = ratio_gradient(theta, c, space.pawn_column);
-            let u: Vec<f64> = (0..n)
-                .map(|i| (0..n).map(|j| sigma[i * n + j] * g[j]).sum())
-                .collect();
-            let weight = weights[c];
-            for i in 0..n {
-                for j in 0..n {
-                    m[i * n + j] += weight * u[i] * u[j];
-                }
-            }
+            add_sandwich(&mut m, &sigma, &g, weights[c]);
         }
         let mut best = 0;
         let mut best_gain = f64::NEG_INFINITY;
@@ -349,11 +338,8 @@ pub fn minimax_trades(
     weights: &[f64],
     pairs: usize,
 ) -> Result<Vec<Trade>, String> {
-    if candidates.is_empty() {
-        return Err("no trade is possible (too few men to take?)".to_string());
-    }
     let n = theta.len();
-    let informations = pair_informations(candidates, space, men, theta);
+    let informations = pair_informations(candidates, space, men, theta)?;
     // The piece values (the figure's and the verdicts'), not the pairs'.
     let measured: Vec<usize> = (0..space.valued.len())
         .filter(|&c| c != space.pawn_column && weights[c] > 0.0)
@@ -396,15 +382,7 @@ pub fn minimax_trades(
         // The criterion's gradient: M = sum_t u_t Sigma g_t g_t^T Sigma.
         let mut m = vec![0.0; n * n];
         for ((g, &c), v) in gradients.iter().zip(&measured).zip(&weighted) {
-            let u = weights[c] * (v / top).powf(power - 1.0);
-            let s: Vec<f64> = (0..n)
-                .map(|i| (0..n).map(|j| sigma[i * n + j] * g[j]).sum())
-                .collect();
-            for i in 0..n {
-                for j in 0..n {
-                    m[i * n + j] += u * s[i] * s[j];
-                }
-            }
+            add_sandwich(&mut m, &sigma, g, weights[c] * (v / top).powf(power - 1.0));
         }
         let gains: Vec<f64> = informations
             .iter()
@@ -439,17 +417,36 @@ pub fn minimax_trades(
 }
 
 /// The Fisher information at `theta` of each candidate's pair of games
-/// (side A with White and with Black).
+/// (side A with White and with Black); an error when there is no
+/// candidate.
 fn pair_informations(
     candidates: &[Trade],
     space: &FeatureSpace,
     men: &[usize],
     theta: &[f64],
-) -> Vec<Vec<f64>> {
-    candidates
+) -> Result<Vec<Vec<f64>>, String> {
+    if candidates.is_empty() {
+        return Err("no trade is possible (too few men to take?)".to_string());
+    }
+    Ok(candidates
         .iter()
         .map(|trade| pair_information(trade, space, men, theta))
-        .collect()
+        .collect())
+}
+
+/// Adds `weight (Sigma g)(Sigma g)^T` to the `n x n` matrix `m`: one
+/// value's term of the gradient of the weighted variances `g^T Sigma g`
+/// with respect to the information (up to its sign).
+fn add_sandwich(m: &mut [f64], sigma: &[f64], g: &[f64], weight: f64) {
+    let n = g.len();
+    let s: Vec<f64> = (0..n)
+        .map(|i| (0..n).map(|j| sigma[i * n + j] * g[j]).sum())
+        .collect();
+    for i in 0..n {
+        for j in 0..n {
+            m[i * n + j] += weight * s[i] * s[j];
+        }
+    }
 }
 
 /// The Fisher information at `theta` of `trade`'s pair of games (side A
@@ -673,6 +670,27 @@ mod tests {
         (types, space, limits, values)
     }
 
+    /// The current design of `pairs` pairs, adaptive (at the fit so far,
+    /// the engine playing `values`), deciding no verdicts.
+    fn adaptive_design<'d>(
+        types: &'d PieceTypes,
+        space: &'d FeatureSpace,
+        limits: &'d DesignLimits,
+        values: &'d [f64],
+        pairs: usize,
+    ) -> BatchDesign<'d> {
+        BatchDesign {
+            types,
+            space,
+            engine_values: values,
+            design_values: None,
+            limits,
+            pairs,
+            until: None,
+            version: DESIGN_VERSION,
+        }
+    }
+
     /// ExCoCo with the values measured at 4,000 nodes (1,000-ply cap,
     /// reports/journals/excoco-4000-seed7-efficiency-cap1000.jsonl.xz),
     /// its men at the start, and no pair terms.
@@ -807,16 +825,7 @@ mod tests {
         assert!(pawn_odds(&types, &no_pawns, 120, PAWN_ODDS_SHARE).is_empty());
         // A batch holds them beside its designed trades, which always
         // take a piece from A.
-        let design = BatchDesign {
-            types: &types,
-            space: &space,
-            engine_values: &values,
-            design_values: None,
-            limits: &limits,
-            pairs: 120,
-            until: None,
-            version: DESIGN_VERSION,
-        };
+        let design = adaptive_design(&types, &space, &limits, &values, 120);
         let trades = design.trades(&[], &[]).unwrap();
         assert_eq!(trades.len(), 120);
         let only_pawns = |t: &Trade| t.a_loses.iter().all(|&l| l == types.pawn);
@@ -826,16 +835,7 @@ mod tests {
     #[test]
     fn designed_at_given_values_the_trades_ignore_the_results() {
         let (types, space, limits, values) = chess();
-        let adaptive = BatchDesign {
-            types: &types,
-            space: &space,
-            engine_values: &values,
-            design_values: None,
-            limits: &limits,
-            pairs: 40,
-            until: None,
-            version: DESIGN_VERSION,
-        };
+        let adaptive = adaptive_design(&types, &space, &limits, &values, 40);
         let first = adaptive.trades(&[], &[]).unwrap();
         // The same games (A White, then A Black), won by side A every
         // time, or lost.
@@ -879,14 +879,9 @@ mod tests {
     fn version_3_at_given_values_aims_at_the_slowest_value() {
         let (types, space, limits, values) = chess();
         let version_2 = BatchDesign {
-            types: &types,
-            space: &space,
-            engine_values: &values,
             design_values: Some(&values),
-            limits: &limits,
-            pairs: 60,
-            until: None,
             version: 2,
+            ..adaptive_design(&types, &space, &limits, &values, 60)
         };
         let version_3 = BatchDesign {
             version: 3,
@@ -973,14 +968,8 @@ mod tests {
             pawns_per_side: 8,
         };
         let for_the_figure = BatchDesign {
-            types: &types,
-            space: &space,
-            engine_values: &values,
             design_values: Some(&values),
-            limits: &limits,
-            pairs: 240,
-            until: None,
-            version: 3,
+            ..adaptive_design(&types, &space, &limits, &values, 240)
         };
         let deciding = BatchDesign {
             until: Some(Until {
