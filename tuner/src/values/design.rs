@@ -324,11 +324,12 @@ const MINIMAX_RATE: f64 = 0.2;
 /// Chooses `pairs` trades from `candidates` at `theta`, on top of the
 /// `precision` so far (earlier games and any pairs the batch plays
 /// besides), that make the largest of the piece values' variances times
-/// their columns' `weights` smallest (pair columns are not counted): design weights over the candidates
-/// by the multiplicative algorithm on the power mean of those weighted
-/// variances (its power rising from 1, the greedy rule's sum, to
-/// [`MINIMAX_POWER`]), the best weights met, rounded to pairs by the
-/// largest remainders (ties to the earlier candidate). Deterministic.
+/// their columns' `weights` smallest (pair columns are not counted):
+/// design weights over the candidates by the multiplicative algorithm on
+/// the power mean of those weighted variances (its power rising from 1,
+/// the greedy rule's sum, to [`MINIMAX_POWER`]), the best weights met,
+/// rounded to pairs by the largest remainders (ties to the earlier
+/// candidate). Deterministic.
 pub fn minimax_trades(
     candidates: &[Trade],
     space: &FeatureSpace,
