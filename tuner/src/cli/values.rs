@@ -95,7 +95,10 @@ pub struct ValuesArgs {
     /// format: an earlier run's, such as a quick run's) instead of at the
     /// fit of the games before it: its trades then do not depend on the
     /// games' results, which keeps the fit's scale unbiased, and start
-    /// near balance [default: the fit so far].
+    /// near balance; each batch's trades then make the largest of the
+    /// values' variances against their targets smallest (with
+    /// --until-verdicts, of the undecided values') [default: the fit so
+    /// far].
     #[arg(long)]
     pub design_values: Option<PathBuf>,
     /// Nodes per move; several (`1000,8000,64000`) run the experiment at
