@@ -24,8 +24,8 @@ use kurier_engine::position::state::Position;
 use kurier_engine::variant::definition::Variant;
 use kurier_engine::with_game;
 use kurier_tuner::values::design::{
-    candidate_trades, design_weights, minimax_trades, pair_information, pawn_odds, prior_theta,
-    DesignLimits, PAWN_ODDS_SHARE,
+    add_pairs_information, candidate_trades, design_weights, minimax_trades, pawn_odds,
+    prior_theta, DesignLimits, PAWN_ODDS_SHARE,
 };
 use kurier_tuner::values::efficiency::Efficiency;
 use kurier_tuner::values::estimate::ratios;
@@ -190,14 +190,7 @@ fn minimax_design(
     let mut trades = pawn_odds(types, limits, pairs, odds);
     let n = theta.len();
     let mut precision = vec![0.0; n * n];
-    for trade in &trades {
-        for (p, i) in precision
-            .iter_mut()
-            .zip(pair_information(trade, space, &limits.men, theta))
-        {
-            *p += i;
-        }
-    }
+    add_pairs_information(&mut precision, &trades, space, &limits.men, theta);
     trades.extend(
         minimax_trades(
             &candidates,

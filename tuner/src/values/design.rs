@@ -450,6 +450,25 @@ fn add_sandwich(m: &mut [f64], sigma: &[f64], g: &[f64], weight: f64) {
     }
 }
 
+/// Adds to `precision`, one pair after another, the Fisher information
+/// at `theta` of the pairs of games of `trades` ([`pair_information`]).
+pub fn add_pairs_information(
+    precision: &mut [f64],
+    trades: &[Trade],
+    space: &FeatureSpace,
+    men: &[usize],
+    theta: &[f64],
+) {
+    for trade in trades {
+        for (p, i) in precision
+            .iter_mut()
+            .zip(pair_information(trade, space, men, theta))
+        {
+            *p += i;
+        }
+    }
+}
+
 /// The Fisher information at `theta` of `trade`'s pair of games (side A
 /// with White and with Black).
 pub fn pair_information(
@@ -548,12 +567,7 @@ impl BatchDesign<'_> {
             // What the games will know: those played and the odds, which
             // are played too; not the prior, which the fit does not have.
             let mut precision = rows_information(&theta, rows);
-            for trade in &odds {
-                let information = pair_information(trade, self.space, &self.limits.men, &theta);
-                for (p, i) in precision.iter_mut().zip(information) {
-                    *p += i;
-                }
-            }
+            add_pairs_information(&mut precision, &odds, self.space, &self.limits.men, &theta);
             let mut trades = minimax_trades(
                 &candidates,
                 self.space,
