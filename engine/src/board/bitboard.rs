@@ -407,8 +407,8 @@ impl Bitboard for U256 {
 /// time: each step clears a bit of one scalar word, where popping the
 /// lowest square of the set would write a word of it to memory and read
 /// the whole set back into a vector register (a stalled load, square
-/// after square: ExCoCo's search took 1.17x the CPU time that way,
-/// bench/README.md).
+/// after square: ExCoCo's games took 1.14x to 1.16x the CPU time a ply
+/// that way on an AMD EPYC, bench/README.md).
 #[derive(Clone, Copy, Debug)]
 pub struct U256Squares {
     /// The set's words.
