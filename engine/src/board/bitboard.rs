@@ -518,14 +518,7 @@ mod tests {
     /// every density, with empty words at either end and between.
     #[test]
     fn u256_squares_match_a_bit_array_model() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next_random = || {
-            // xorshift64
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next_random = crate::board::test_random(0x9e37_79b9_7f4a_7c15);
         for round in 0..2000 {
             let mut model = [false; 256];
             let mut set = U256::EMPTY;

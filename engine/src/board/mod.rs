@@ -7,3 +7,14 @@ pub mod geometry;
 pub mod prefetch;
 pub mod sliders;
 pub mod zobrist;
+
+/// A fixed pseudo-random sequence (xorshift64) for the board's tests.
+#[cfg(test)]
+pub(crate) fn test_random(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}

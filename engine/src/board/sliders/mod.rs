@@ -161,13 +161,7 @@ mod tests {
         let geometry = Geometry::<B>::new(files, ranks);
         let tables = SliderTables::new(&geometry);
         // A fixed pseudo-random sequence of occupancies.
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::board::test_random(0x9E37_79B9_7F4A_7C15);
         for _ in 0..200 {
             let mut occupied = B::EMPTY;
             for index in 0..geometry.squares() {
