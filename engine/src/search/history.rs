@@ -25,6 +25,12 @@ pub const HISTORY_MAX: i32 = 16_384;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContinuationRow(usize);
 
+/// The continuation histories are cleared in chunks of this many
+/// entries (a power of two): only the chunks written since the last
+/// clear, so that a new game does not pay for the whole table (29 MB at
+/// ExCoCo, most of it never written in one game).
+const CHUNK_SHIFT: u32 = 12;
+
 /// One search thread's move statistics for one game.
 #[derive(Clone, Debug)]
 pub struct History {
@@ -34,6 +40,9 @@ pub struct History {
     capture: Vec<i16>,
     counter: Vec<Move>,
     continuation: Vec<i16>,
+    /// Whether each chunk of `continuation` was written since the last
+    /// clear.
+    written: Vec<bool>,
 }
 
 /// Applies a bonus (or malus) to a statistic, with gravity.
@@ -49,15 +58,17 @@ impl History {
     /// piece types.
     pub fn new(squares: usize, types: usize) -> History {
         let pieces = 2 * types;
+        // One row per (piece, destination), plus the sentinel row of
+        // "no earlier move", which is read but never written.
+        let continuation = vec![0; (pieces * squares + 1) * types * squares];
         History {
             squares,
             types,
             butterfly: vec![0; 2 * squares * squares],
             capture: vec![0; pieces * squares * types],
             counter: vec![Move::NULL; pieces * squares],
-            // One row per (piece, destination), plus the sentinel row of
-            // "no earlier move", which is read but never written.
-            continuation: vec![0; (pieces * squares + 1) * types * squares],
+            written: vec![false; continuation.len().div_ceil(1 << CHUNK_SHIFT)],
+            continuation,
         }
     }
 
@@ -72,7 +83,16 @@ impl History {
         self.butterfly.fill(0);
         self.capture.fill(0);
         self.counter.fill(Move::NULL);
-        self.continuation.fill(0);
+        for (chunk, written) in self
+            .continuation
+            .chunks_mut(1 << CHUNK_SHIFT)
+            .zip(&mut self.written)
+        {
+            if *written {
+                chunk.fill(0);
+                *written = false;
+            }
+        }
     }
 
     #[inline(always)]
@@ -153,6 +173,7 @@ impl History {
         if row != self.no_row() {
             let index = row.0 + piece_type * self.squares + usize::from(to);
             gravity(&mut self.continuation[index], bonus);
+            self.written[index >> CHUNK_SHIFT] = true;
         }
     }
 }
@@ -170,9 +191,11 @@ impl SearchHistories {
         SearchHistories::default()
     }
 
-    /// Forgets everything (a new game).
+    /// Forgets everything (a new game), keeping the tables.
     pub fn clear(&mut self) {
-        self.threads.clear();
+        for history in &mut self.threads {
+            history.clear();
+        }
     }
 
     /// The statistics of `threads` threads for a board of `squares`
@@ -234,6 +257,39 @@ mod tests {
         history.clear();
         assert_eq!(history.continuation(last, 13, 179), 0);
         assert_eq!(history.counter(27, 179), Move::NULL);
+    }
+
+    #[test]
+    fn a_cleared_history_is_a_new_one() {
+        let mut history = History::new(180, 14);
+        let mut random = crate::board::test_random(0x5eed);
+        let pieces: usize = 2 * 14;
+        for _ in 0..5_000 {
+            let word = random();
+            let row = history.row((word % pieces as u64) as usize, ((word >> 8) % 180) as u8);
+            let piece_type = ((word >> 16) % 14) as usize;
+            history.update_continuation(row, piece_type, ((word >> 24) % 180) as u8, 900);
+        }
+        // The very last entry, at the end of the last (partial) chunk.
+        history.update_continuation(history.row(pieces - 1, 179), 13, 179, -900);
+        history.update_quiet(0, Move::normal(3, 4), 100);
+        history.update_capture(1, 2, 3, 100);
+        history.set_counter(1, 2, Move::normal(3, 4));
+        assert!(
+            history
+                .continuation
+                .iter()
+                .filter(|&&entry| entry != 0)
+                .count()
+                > 4_000
+        );
+        history.clear();
+        let new = History::new(180, 14);
+        assert!(history.continuation == new.continuation);
+        assert!(history.butterfly == new.butterfly);
+        assert!(history.capture == new.capture);
+        assert!(history.counter == new.counter);
+        assert!(history.written == new.written);
     }
 
     #[test]

@@ -175,12 +175,14 @@ impl TranspositionTable {
         self.buckets.iter().flat_map(|bucket| &bucket.0)
     }
 
-    /// Empties the table (for a new game).
+    /// Empties the table (for a new game): afterwards it is a new table
+    /// of its size, generation included.
     pub fn clear(&self) {
         for slot in self.slots() {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
+        self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search: older entries become the first to go.
@@ -281,6 +283,43 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cleared_table_is_a_new_one() {
+        let table = TranspositionTable::new(1);
+        let entry = Entry {
+            best: Move::normal(1, 2),
+            score: 5,
+            eval: 6,
+            depth: 3,
+            bound: Some(Bound::Exact),
+            pv: false,
+        };
+        for key in 1..5_000u64 {
+            if key % 1_000 == 0 {
+                table.new_search();
+            }
+            table.store(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), entry);
+        }
+        table.clear();
+        let new = TranspositionTable::new(1);
+        let words = |table: &TranspositionTable| -> Vec<(u64, u64)> {
+            table
+                .slots()
+                .map(|slot| {
+                    (
+                        slot.check.load(Ordering::Relaxed),
+                        slot.data.load(Ordering::Relaxed),
+                    )
+                })
+                .collect()
+        };
+        assert!(words(&table) == words(&new));
+        assert_eq!(
+            table.generation.load(Ordering::Relaxed),
+            new.generation.load(Ordering::Relaxed)
+        );
+    }
 
     #[test]
     fn stores_and_finds_entries() {

@@ -53,7 +53,8 @@ pub fn generate_book<B: Bitboard>(
     filter: &BookFilter,
 ) -> Result<Vec<BookEntry<B>>, String> {
     let params = EvalParams::for_variant(&game.variant).map_err(|e| e.to_string())?;
-    // A short search needs little hash; each candidate gets a fresh table.
+    // A short search needs little hash; each candidate starts with an empty
+    // table.
     let judge = Player::new(
         game,
         PlayerSettings {
