@@ -8,7 +8,8 @@ pub mod prefetch;
 pub mod sliders;
 pub mod zobrist;
 
-/// A fixed pseudo-random sequence (xorshift64) for the board's tests.
+/// A fixed pseudo-random sequence (xorshift64) for the engine's tests
+/// (bitboards, sliders, histories).
 #[cfg(test)]
 pub(crate) fn test_random(mut state: u64) -> impl FnMut() -> u64 {
     move || {
